@@ -1,0 +1,105 @@
+"""The working context of one action: a private copy of the state, the dice, and the checks.
+
+Handlers change the game only by emitting events; each event is applied to the copy at once, so
+a handler always sees the state its earlier events made. If a handler raises, the copy and its
+events are thrown away: an action happens whole or not at all.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.actions import Action
+from bot.engine.errors import (
+    ChoicePendingError,
+    GameNotStartedError,
+    GameOverError,
+    NotInGameError,
+    NotYourTurnError,
+    RulesError,
+)
+from bot.engine.events import Event
+from bot.engine.model import PlayerId, Ruleset
+from bot.engine.state import GameState, Phase, Player, apply
+
+
+class Context:
+    """One action in progress."""
+
+    def __init__(
+        self, ruleset: Ruleset, state: GameState, rng: random.Random, action: Action
+    ) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.rng = rng
+        self.action = action
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        """Record `event` and apply it to the working state."""
+        apply(self.state, event)
+        self.events.append(event)
+
+    # -- checks, each raising an error whose text a player can read ---------------------------
+
+    def player(self, player_id: PlayerId | None) -> Player:
+        """The seated player with this id (or, with None, the active player)."""
+        if player_id is None:
+            player_id = self.state.active or self.state.current
+        player = self.state.players.get(player_id or "")
+        if player is None:
+            raise NotInGameError(f"{player_id!r} isn't in this game")
+        return player
+
+    def name(self, player_id: PlayerId | None) -> str:
+        player = self.state.players.get(player_id or "")
+        return player.name if player else str(player_id)
+
+    def require_playing(self) -> None:
+        if self.state.phase is Phase.LOBBY:
+            raise GameNotStartedError(
+                "the game hasn't begun: use `game begin` once everyone joined"
+            )
+        if self.state.phase is Phase.ENDED:
+            raise GameOverError("this game is over")
+
+    def require_no_choice(self) -> None:
+        pending = self.state.pending
+        if pending is not None:
+            raise ChoicePendingError(
+                f"{self.name(pending.player)} must choose first"
+                f" ({', '.join(name for _, name in pending.options)})"
+            )
+
+    def is_official(self) -> bool:
+        """The host and referees may act on anyone's behalf."""
+        return self.action.referee or self.action.actor == self.state.host
+
+    def require_turn(self) -> None:
+        """Turn actions belong to the active player, the host or a referee."""
+        actor = self.action.actor
+        if self.is_official():
+            return
+        if actor not in self.state.players:
+            raise NotInGameError(f"{actor!r} isn't in this game")
+        if actor != self.state.active:
+            who = self.name(self.state.active) if self.state.active else "nobody"
+            raise NotYourTurnError(f"it's {who}'s turn: only they, the host or a referee can")
+
+    def require_self_or_official(self, player_id: PlayerId) -> None:
+        if player_id != self.action.actor and not self.is_official():
+            raise NotYourTurnError("only that player, the host or a referee can do that")
+
+    def require_official(self, what: str) -> None:
+        if not self.is_official():
+            raise NotYourTurnError(f"only the host or a referee can {what}")
+
+    def roller(self) -> PlayerId:
+        """Who makes a turn roll: the active player, or whoever asked if nobody is active."""
+        return self.state.active or self.action.actor
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise a RulesError with `message` unless `condition` holds."""
+    if not condition:
+        raise RulesError(message)

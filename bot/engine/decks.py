@@ -1,0 +1,203 @@
+"""Chaos and Global decks: shuffling, drawing without replacement, revealing, split cards, the
+seven-card spite look, and reshuffling a discard pile once a deck runs out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.engine import actions as act
+from bot.engine.context import Context
+from bot.engine.dice import render_inline
+from bot.engine.errors import RulesError
+from bot.engine.events import Roll
+from bot.engine.model import Entry, Kind, PlayerId, TableId
+from bot.engine.outcomes import apply_entry
+from bot.engine.state import Pending
+from bot.engine.turns import knock_out
+
+SPITE_REASON = "played as a spite: it can't be countered"
+
+
+def shuffle_decks(ctx: Context) -> None:
+    """Shuffle every deck the ruleset uses, before the game's first turn."""
+    for deck in ctx.ruleset.decks.values():
+        order = deck.fresh_order()
+        ctx.rng.shuffle(order)
+        ctx.emit({"type": "deck_shuffled", "deck": deck.id, "order": order, "reshuffle": False})
+
+
+def draw(ctx: Context, deck: TableId) -> str | None:
+    """The id of the top card of `deck`, reshuffling its discard pile into it if it ran out.
+
+    Returns None only when both the deck and its discard pile are empty. The caller emits the
+    draw itself, since where the card goes depends on why it was drawn.
+    """
+    pile = ctx.state.decks[deck]
+    if not pile.draw:
+        if not pile.discard:
+            return None
+        order = list(pile.discard)
+        ctx.rng.shuffle(order)
+        ctx.emit({"type": "deck_shuffled", "deck": deck, "order": order, "reshuffle": True})
+    return ctx.state.decks[deck].draw[0]
+
+
+def reveal(ctx: Context, action: act.Reveal) -> None:
+    """Turn the face-down chaos card face up; a split card first asks which half to play."""
+    ctx.require_playing()
+    ctx.require_turn()
+    ctx.require_no_choice()
+    face_down = ctx.state.face_down
+    if face_down is None:
+        raise RulesError("there's no face-down chaos card to reveal: draw one with `chaos roll`")
+    deck, card, controller = face_down
+    ctx.emit({"type": "card_revealed", "deck": deck, "card": card})
+    entry = ctx.ruleset.deck(deck).card(card)
+    if entry.halves:
+        offer_halves(ctx, deck, card, entry, controller, spite=False)
+        return
+    resolve_card(ctx, deck, card, entry, controller, reason=None)
+
+
+def offer_halves(
+    ctx: Context, deck: TableId, card: str, entry: Entry, controller: PlayerId, *, spite: bool
+) -> None:
+    ctx.emit(
+        {
+            "type": "choice_offered",
+            "player": controller,
+            "kind": "half",
+            "options": [{"id": half.id, "name": half.name} for half in entry.halves],
+            "context": {"deck": deck, "card": card, "spite": spite},
+        }
+    )
+
+
+def resolve_card(
+    ctx: Context,
+    deck: TableId,
+    card: str,
+    entry: Entry,
+    controller: PlayerId,
+    *,
+    reason: str | None,
+    stack: bool = True,
+) -> None:
+    """Play a face-up card: log it like a roll, apply it, and discard it unless it lasts."""
+    item = ctx.state.next_id
+    text, rolled = render_inline(entry.text, ctx.rng) if "{" in entry.text else (entry.text, ())
+    roll: Roll = {
+        "type": "roll",
+        "id": item,
+        "turn": ctx.state.turn,
+        "player": controller,
+        "table": deck,
+        "dice": [],
+        "result": 0,
+        "entry": {"id": entry.id, "name": entry.name},
+        "depth": 0,
+        "parent": None,
+        "ignored": False,
+        "reason": reason,
+        "text": text,
+        "inline": [r.to_dict() for r in rolled],  # type: ignore[misc]  # same shape
+        "slot": None,
+    }
+    if stack:
+        ctx.emit(
+            {
+                "type": "stack",
+                "item": item,
+                "kind": "roll",
+                "player": controller,
+                "target": None,
+                "table": deck,
+                "entry": card,
+                "dice": [],
+                "result": 0,
+            }
+        )
+    ctx.emit(roll)
+    apply_entry(ctx, entry, roll, item if stack else None, card=card)
+    lasts = entry.kind in (Kind.WORLD, Kind.GLOBAL) or entry.duration is not None
+    if not lasts:
+        ctx.emit({"type": "card_discarded", "deck": deck, "card": card})
+
+
+def reveal_global(ctx: Context) -> None:
+    """Put the Global deck's top card into play under no one's control (if any card is left)."""
+    deck = ctx.ruleset.start_table
+    assert deck is not None  # a ruleset with a Global deck names it
+    card = draw(ctx, deck)
+    if card is None:
+        return
+    ctx.emit({"type": "card_drawn", "deck": deck, "card": card, "face_down": False, "player": None})
+    entry = replace(ctx.ruleset.deck(deck).card(card), kind=Kind.GLOBAL)
+    resolve_card(ctx, deck, card, entry, ctx.roller(), reason="the next Global", stack=False)
+
+
+def spite_look(ctx: Context, player: PlayerId) -> None:
+    """Show `player` the top cards of the Chaos deck; they will put one on the stack."""
+    deck = ctx.ruleset.chaos_table
+    assert deck is not None
+    looked: list[str] = []
+    for _ in range(ctx.ruleset.spite_look):
+        card = draw(ctx, deck)
+        if card is None:
+            break
+        ctx.emit(
+            {"type": "card_drawn", "deck": deck, "card": card, "face_down": False, "player": player}
+        )
+        looked.append(card)
+    if not looked:
+        ctx.emit({"type": "spite_ended", "player": player, "survived": False})
+        knock_out(ctx, player, "lost: the Chaos deck was empty, so the spite found nothing")
+        return
+    cards = ctx.ruleset.deck(deck)
+    ctx.emit(
+        {
+            "type": "choice_offered",
+            "player": player,
+            "kind": "spite",
+            "options": [{"id": card, "name": cards.card(card).name} for card in looked],
+            "context": {"deck": deck},
+        }
+    )
+
+
+def play_card(ctx: Context, pending: Pending, picked: str) -> None:
+    """Carry out a split-half or spite choice."""
+    deck = str(pending.context["deck"])
+    cards = ctx.ruleset.deck(deck)
+    if pending.kind == "spite":
+        rest = [card for card in ctx.state.decks[deck].looking if card != picked]
+        ctx.rng.shuffle(rest)
+        ctx.emit({"type": "card_revealed", "deck": deck, "card": picked})
+        if rest:
+            ctx.emit({"type": "cards_to_bottom", "deck": deck, "cards": rest})
+        entry = cards.card(picked)
+        if entry.halves:
+            offer_halves(ctx, deck, picked, entry, pending.player, spite=True)
+            return
+        resolve_card(
+            ctx, deck, picked, entry, pending.player, reason="a spite: it can't be countered"
+        )
+        finish_spite(ctx, pending.player, entry)
+        return
+    card = str(pending.context["card"])
+    half = next(h for h in cards.card(card).halves if h.id == picked)
+    spite = bool(pending.context.get("spite"))
+    reason = SPITE_REASON if spite else f"the {half.name} half"
+    resolve_card(ctx, deck, card, half, pending.player, reason=reason)
+    if spite:
+        finish_spite(ctx, pending.player, half)
+
+
+def finish_spite(ctx: Context, player_id: PlayerId, entry: Entry) -> None:
+    """After a deck spite the player stays unless their tracked life is still below 1."""
+    player = ctx.state.players[player_id]
+    survived = player.life is None or player.life >= 1 or entry.gains_life
+    ctx.emit({"type": "spite_ended", "player": player_id, "survived": survived})
+    if not survived:
+        knock_out(ctx, player_id, "lost: still below 1 life after the spite")

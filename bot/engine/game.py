@@ -1,0 +1,201 @@
+"""A game: its log of events, the state folded from it, and the actions that extend it.
+
+Each action gets its own dice, seeded from the game's seed and the number of actions that stand
+before it. Replaying the same actions therefore rolls the same dice; and undoing a roll, then
+rolling again, gives the same result: an undo is for mistakes, not for a better result.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+from bot.engine import actions as a
+from bot.engine import chaos, decks, spite, turns, zones
+from bot.engine.context import Context
+from bot.engine.errors import GameOverError, NothingToUndoError, NotYourTurnError
+from bot.engine.events import ActionTaken, Event, Json
+from bot.engine.model import PlayerId, Ruleset, StartRoll
+from bot.engine.state import GameState, Phase, apply, fold
+
+Handler = Callable[[Context, Any], None]
+
+HANDLERS: dict[type[a.Action], Handler] = {
+    a.Join: turns.join,
+    a.Leave: turns.leave,
+    a.Begin: lambda ctx, action: _begin(ctx, action),
+    a.End: turns.end_game,
+    a.RollChaos: chaos.roll_chaos,
+    a.Reveal: decks.reveal,
+    a.Counter: chaos.counter,
+    a.Fork: chaos.fork,
+    a.Spite: spite.spite,
+    a.RollGlobal: chaos.roll_global,
+    a.Choose: chaos.choose,
+    a.NextTurn: turns.next_turn,
+    a.ExtraTurn: turns.extra_turn,
+    a.SkipTurn: turns.skip_turn,
+    a.Reverse: turns.reverse,
+    a.Seats: turns.seats,
+    a.EndEffect: zones.end_effect_by_hand,
+    a.MiddleAdd: zones.middle_add,
+    a.MiddlePlay: zones.middle_play,
+    a.Life: spite.life,
+    a.Away: turns.away,
+    a.Back: turns.back,
+}
+
+
+class Game:
+    """One game of Chaos Magic under one ruleset."""
+
+    def __init__(self, ruleset: Ruleset, events: Iterable[Event] = ()) -> None:
+        """Rebuild a game from its log (use :meth:`start` for a new one)."""
+        self.ruleset = ruleset
+        self.events: list[Event] = list(events)
+        self.state: GameState = fold(self.events)
+
+    @classmethod
+    def start(
+        cls,
+        ruleset: Ruleset,
+        *,
+        seed: int,
+        host: PlayerId,
+        name: str,
+        life: int | None = None,
+    ) -> Game:
+        """A new game in its lobby, hosted (and joined) by `host`.
+
+        `life` is the starting life when the group tracks it (the ruleset's default otherwise).
+        """
+        game = cls(ruleset)
+        start: list[Event] = [
+            {
+                "type": "action",
+                "seq": 0,
+                "action": {"name": "game start", "actor": host, "seed": seed, "life": life},
+            },
+            {
+                "type": "game_started",
+                "ruleset": ruleset.id,
+                "revision": ruleset.revision,
+                "seed": seed,
+                "host": host,
+                "name": name,
+                "life": life if life is not None else ruleset.life,
+            },
+        ]
+        for event in start:
+            apply(game.state, event)
+        game.events.extend(start)
+        return game
+
+    @property
+    def seq(self) -> int:
+        """The number of actions so far (undone ones included)."""
+        return sum(1 for e in self.events if e["type"] == "action")
+
+    def act(self, action: a.Action) -> list[Event]:
+        """Carry out `action` and return its events; raises ChaosError and changes nothing if
+        the action isn't allowed.
+        """
+        if isinstance(action, a.Undo):
+            return self._undo(action)
+        if self.state.phase is Phase.ENDED:
+            raise GameOverError("this game is over")
+        taken: ActionTaken = {"type": "action", "seq": self.seq, "action": action.to_json()}
+        ctx = Context(self.ruleset, copy.deepcopy(self.state), self._rng(), action)
+        ctx.emit(taken)
+        HANDLERS[type(action)](ctx, action)
+        _settle(ctx)
+        self.state = ctx.state
+        self.events.extend(ctx.events)
+        return ctx.events
+
+    def _undo(self, action: a.Undo) -> list[Event]:
+        if not (action.referee or action.actor == self.state.host):
+            raise NotYourTurnError("only the host or a referee can undo")
+        standing = self._standing()
+        if len(standing) <= 1:
+            raise NothingToUndoError("there's nothing to undo")
+        target = standing[-1]
+        events: list[Event] = [
+            {"type": "action", "seq": self.seq, "action": action.to_json()},
+            {"type": "undone", "seq": target["seq"]},
+        ]
+        self.events.extend(events)
+        self.state = fold(self.events)
+        return events
+
+    def _standing(self) -> list[ActionTaken]:
+        """Actions that still count: not undone, and not undos themselves."""
+        undone = {e["seq"] for e in self.events if e["type"] == "undone"}
+        return [
+            e
+            for e in self.events
+            if e["type"] == "action"
+            and e["seq"] not in undone
+            and e["action"]["name"] != a.Undo.name
+        ]
+
+    def _rng(self) -> random.Random:
+        return random.Random(f"{self.state.seed}/{len(self._standing())}")
+
+    @property
+    def actions(self) -> list[Json]:
+        """Every action as logged, in order; with the seed, enough to replay the game."""
+        return [e["action"] for e in self.events if e["type"] == "action"]
+
+    @classmethod
+    def replay(cls, ruleset: Ruleset, actions: list[Json]) -> Game:
+        """Play the logged actions again from the start; the result equals the original game."""
+        first = actions[0]
+        game = cls.start(
+            ruleset,
+            seed=int(first["seed"]),
+            host=str(first["actor"]),
+            name=str(first.get("host_name") or first["actor"]),
+            life=first.get("life"),
+        )
+        for logged in actions[1:]:
+            game.act(a.action_from_json(logged))
+        return game
+
+    def export(self) -> str:
+        """The whole log as JSON Lines, one event per line."""
+        return "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in self.events)
+
+    @classmethod
+    def from_export(cls, ruleset: Ruleset, text: str) -> Game:
+        """Rebuild a game from :meth:`export`'s output."""
+        return cls(ruleset, [cast(Event, json.loads(line)) for line in text.splitlines() if line])
+
+
+def _begin(ctx: Context, action: a.Begin) -> None:
+    """Lock seats, shuffle the decks, make the start roll, and start the first turn."""
+    turns.begin(ctx, action)
+    ruleset = ctx.ruleset
+    decks.shuffle_decks(ctx)
+    first = ctx.state.order[0]
+    match ruleset.start:
+        case StartRoll.WORLD | StartRoll.GLOBAL:
+            assert ruleset.start_table is not None
+            chaos.record(ctx, chaos.resolver_for(ctx, first).roll(ruleset.start_table), kind="roll")
+        case StartRoll.GLOBAL_DECK:
+            pass  # _settle reveals the first Global: none is in play yet
+        case StartRoll.NONE:
+            pass
+    turns.start_turn(ctx, first, extra=False)
+
+
+def _settle(ctx: Context) -> None:
+    """State-based checks after every action: a Global deck game always has a Global."""
+    state = ctx.state
+    if ctx.ruleset.start is not StartRoll.GLOBAL_DECK or state.phase is not Phase.PLAYING:
+        return
+    if not any(effect.kind == "global" for effect in state.effects.values()):
+        decks.reveal_global(ctx)

@@ -1,0 +1,281 @@
+"""Resolving rolls: dice, entries, links, multi-rolls, the nesting rule and the roll budget.
+
+A resolution walks an explicit work list of pending rolls instead of recursing, so no table,
+however cyclic, can hang it or overflow Python's stack: the ruleset's budget caps the number of
+rolls and the depth, and running out ends the resolution with a logged message.
+
+The resolver only rolls and records. What an honoured entry does to the game (effects, tokens,
+the Global) is applied by the caller, in the order of :attr:`Resolution.steps`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.dice import InlineRoll, render_inline
+from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
+from bot.engine.model import (
+    Entry,
+    Kind,
+    MultiMode,
+    Nesting,
+    PlayerId,
+    Ruleset,
+    TableId,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A roll still to be made.
+
+    `last` is true when this roll is the last pending roll of every multi-roll around it: under
+    the classic rule only such a roll may start another multi-roll.
+    """
+
+    table: TableId
+    parent: int | None
+    depth: int
+    last: bool = True
+    slot: str | None = None
+
+    def to_json(self) -> Json:
+        return {
+            "table": self.table,
+            "parent": self.parent,
+            "depth": self.depth,
+            "last": self.last,
+            "slot": self.slot,
+        }
+
+    @classmethod
+    def from_json(cls, data: Json) -> Task:
+        return cls(data["table"], data["parent"], data["depth"], data["last"], data["slot"])
+
+
+@dataclass(slots=True)
+class Step:
+    """One roll as recorded, and the entry to apply when it was honoured."""
+
+    roll: Roll
+    entry: Entry
+    honoured: bool
+
+
+@dataclass(slots=True)
+class Resolution:
+    """Everything one resolution rolled, in order."""
+
+    steps: list[Step] = field(default_factory=list)
+    exhausted: BudgetExhausted | None = None
+    keep: Json | None = None
+    last_list: TableId | None = None
+
+    @property
+    def rolls(self) -> list[Roll]:
+        return [step.roll for step in self.steps]
+
+
+class Resolver:
+    """Resolves rolls for one player on one turn under a ruleset's nesting policy and budget."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        rng: random.Random,
+        *,
+        player: PlayerId,
+        turn: int,
+        next_id: int,
+        used: int = 0,
+    ) -> None:
+        self.ruleset = ruleset
+        self.rng = rng
+        self.player = player
+        self.turn = turn
+        self.next_id = next_id
+        self.used = used
+        self.root: int | None = None
+        self.result = Resolution()
+        self._ignore_nested = ruleset.nesting is Nesting.IGNORE_NESTED
+        self._lists = frozenset(ruleset.lists)
+
+    def roll(self, table: TableId) -> Resolution:
+        """Roll on `table` and resolve everything that follows from it."""
+        self.ruleset.table(table)
+        return self.run([Task(table, None, 0)])
+
+    def spite(self, table: TableId) -> Resolution:
+        """A classic spite roll: one roll on `table` where only a life-gaining result counts.
+
+        Anything else, multi-rolls included, is recorded as ignored and not re-rolled.
+        """
+        entry, roll = self._roll(Task(table, None, 0))
+        if not entry.gains_life:
+            roll["ignored"] = True
+            roll["reason"] = "spite roll: only a result that gains life counts"
+            self.result.steps[-1].honoured = False
+            return self.result
+        pending: list[Task] = []
+        self._honour(roll, entry, Task(table, None, 0), pending)
+        return self.run(pending)
+
+    def copy(self, source: Roll, entry: Entry, reason: str) -> Resolution:
+        """Resolve `entry` again as a new roll (a fork): same result, fresh inline dice."""
+        task = Task(source["table"], None, 0)
+        roll = self._record(task, entry, list(source["dice"]), source["result"], reason)
+        pending: list[Task] = []
+        self._honour(roll, entry, task, pending)
+        return self.run(pending)
+
+    def keep(self, kept: Roll, entry: Entry, context: Json) -> Resolution:
+        """Go on after the roller picked `kept` out of a "roll N, keep one"."""
+        task = Task.from_json(context["task"])
+        pending = [Task.from_json(t) for t in context["pending"]]
+        self._honour(kept, entry, task, pending)
+        return self.run(pending)
+
+    def run(self, pending: list[Task]) -> Resolution:
+        """Make the pending rolls, last item first, until none are left or the budget runs out."""
+        budget = self.ruleset.budget
+        while pending and self.result.keep is None:
+            task = pending.pop()
+            if self.used >= budget.rolls or task.depth > budget.depth:
+                self._exhaust(task)
+                break
+            entry, roll = self._roll(task)
+            if self._ignore_nested and not task.last and entry.demands_several:
+                roll["ignored"] = True
+                roll["reason"] = (
+                    f"{entry.name} asks for several rolls, but this is roll {task.slot}"
+                    " and only the last pending roll may do that: rolled again"
+                )
+                self.result.steps[-1].honoured = False
+                pending.append(task)
+                continue
+            self._honour(roll, entry, task, pending)
+        if self.result.keep is not None:
+            self.result.keep["pending"] = [t.to_json() for t in pending]
+        return self.result
+
+    def _roll(self, task: Task) -> tuple[Entry, Roll]:
+        table = self.ruleset.tables[task.table]
+        faces, result = table.dice.roll(self.rng)
+        entry = table.lookup(result)
+        return entry, self._record(task, entry, list(faces), result, None)
+
+    def _record(
+        self, task: Task, entry: Entry, faces: list[int], result: int, reason: str | None
+    ) -> Roll:
+        self.used += 1
+        roll_id = self.next_id
+        self.next_id += 1
+        if self.root is None:
+            self.root = roll_id
+        inline: list[InlineDice] = []
+        text = entry.text
+        if "{" in text:
+            text, rolled = render_inline(text, self.rng)
+            inline.extend(_inline(r) for r in rolled)
+        if entry.x is not None:
+            inline.append(_inline(entry.x.roll(self.rng), label="X"))
+        roll: Roll = {
+            "type": "roll",
+            "id": roll_id,
+            "turn": self.turn,
+            "player": self.player,
+            "table": task.table,
+            "dice": faces,
+            "result": result,
+            "entry": {"id": entry.id, "name": entry.name},
+            "depth": task.depth,
+            "parent": task.parent,
+            "ignored": False,
+            "reason": reason,
+            "text": text,
+            "inline": inline,
+            "slot": task.slot,
+        }
+        self.result.steps.append(Step(roll, entry, True))
+        if task.table in self._lists:
+            self.result.last_list = task.table
+        return roll
+
+    def _honour(self, roll: Roll, entry: Entry, task: Task, pending: list[Task]) -> None:
+        """Queue the rolls an honoured entry asks for (links and multi-rolls)."""
+        depth = task.depth + 1
+        if entry.kind is Kind.LINK and entry.link is not None:
+            pending.append(Task(entry.link, roll["id"], depth, task.last))
+            return
+        multi = entry.multi
+        if entry.kind is not Kind.MULTI or multi is None:
+            return
+        if multi.mode is MultiMode.EACH:
+            tables = list(multi.tables)
+        else:
+            count = multi.times.roll(self.rng)
+            if any(sides for _, _, sides in multi.times.terms):
+                roll["inline"].append(_inline(count, label="times"))
+            tables = [multi.tables[0] if multi.tables else task.table] * max(count.total, 0)
+        n = len(tables)
+        slots = [
+            Task(table, roll["id"], depth, task.last and i == n - 1, f"{i + 1}/{n}")
+            for i, table in enumerate(tables)
+        ]
+        if multi.mode is MultiMode.KEEP and slots:
+            self._offer_keep(roll, slots)
+            return
+        pending.extend(reversed(slots))
+
+    def _offer_keep(self, roll: Roll, slots: list[Task]) -> None:
+        """Roll the candidates of a "roll N, keep one" and stop until the roller picks."""
+        candidates: list[Any] = []
+        for task in slots:
+            while True:
+                if self.used >= self.ruleset.budget.rolls:
+                    self._exhaust(task)
+                    return
+                entry, candidate = self._roll(task)
+                self.result.steps[-1].honoured = False
+                if self._ignore_nested and not task.last and entry.demands_several:
+                    candidate["ignored"] = True
+                    candidate["reason"] = (
+                        f"{entry.name} asks for several rolls on roll {task.slot}: rolled again"
+                    )
+                    continue
+                candidate["reason"] = "one of the rolls to keep from"
+                candidates.append({"roll": candidate["id"], "entry": entry.id, "table": task.table})
+                break
+        self.result.keep = {
+            "root": self.root,
+            "parent": roll["id"],
+            "candidates": candidates,
+            "task": Task(slots[0].table, roll["id"], slots[0].depth, slots[-1].last).to_json(),
+            "used": self.used,
+        }
+
+    def _exhaust(self, task: Task) -> None:
+        budget = self.ruleset.budget
+        if self.used >= budget.rolls:
+            message = (
+                f"roll budget used up: {budget.rolls} rolls in one resolution;"
+                " the rolls still pending are dropped"
+            )
+        else:
+            message = (
+                f"rolls nested more than {budget.depth} deep; the rolls still pending are dropped"
+            )
+        self.result.exhausted = {
+            "type": "budget_exhausted",
+            "root": self.root if self.root is not None else 0,
+            "rolls": self.used,
+            "depth": task.depth,
+            "message": message,
+        }
+
+
+def _inline(rolled: InlineRoll, label: str | None = None) -> InlineDice:
+    expr = rolled.expr if label is None else f"{label}={rolled.expr}"
+    return {"expr": expr, "faces": list(rolled.faces), "total": rolled.total}

@@ -1,0 +1,347 @@
+"""A game's state, and the fold that builds it from events.
+
+:func:`apply` is the only code that changes a :class:`GameState`. It never rolls dice and never
+decides anything: every decision is already written in the event. That is what lets a game be
+rebuilt from its log, undone, and compared after a replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bot.engine.events import Event, EventOwner
+from bot.engine.model import Lasts, PlayerId
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    ENDED = "ended"
+
+
+class Status(StrEnum):
+    PLAYING = "playing"
+    AWAY = "away"
+    OUT = "out"
+
+
+@dataclass
+class Player:
+    id: PlayerId
+    name: str
+    status: Status = Status.PLAYING
+    life: int | None = None
+    tokens: dict[str, int] = field(default_factory=dict)
+    away_turns: int | None = None
+    spited: bool = False
+    spiting: bool = False
+
+
+@dataclass
+class ActiveEffect:
+    """Something in play that outlasts its roll: a timed effect, a world enchantment, the Global."""
+
+    id: int
+    name: str
+    text: str
+    kind: str
+    owner: PlayerId | None
+    lasts: Lasts
+    turns_left: int
+    source: int | None
+    started_turn: int
+    card: str | None = None
+
+
+@dataclass
+class StackItem:
+    """A roll, counter or fork made this turn; tokens act on the most recent live one."""
+
+    id: int
+    kind: str
+    player: PlayerId
+    target: int | None
+    table: str | None = None
+    entry: str | None = None
+    dice: list[int] = field(default_factory=list)
+    result: int = 0
+    live: bool = True
+    outcomes: list[EventOwner] = field(default_factory=list)
+
+
+@dataclass
+class Pending:
+    """A choice the game waits for."""
+
+    player: PlayerId
+    kind: str
+    options: list[tuple[str, str]]
+    context: dict[str, object]
+
+
+@dataclass
+class DeckState:
+    draw: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    looking: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MiddleCard:
+    id: int
+    name: str
+    player: PlayerId
+    turn: int
+
+
+@dataclass
+class GameState:
+    """Everything the referee remembers about one game."""
+
+    ruleset: str = ""
+    revision: str = ""
+    seed: int = 0
+    host: PlayerId = ""
+    life: int | None = None
+    phase: Phase = Phase.LOBBY
+    players: dict[PlayerId, Player] = field(default_factory=dict)
+    order: list[PlayerId] = field(default_factory=list)
+    direction: int = 1
+    turn: int = 0
+    current: PlayerId | None = None
+    active: PlayerId | None = None
+    extra_turn: bool = False
+    extra_queue: list[PlayerId] = field(default_factory=list)
+    skips: dict[PlayerId, int] = field(default_factory=dict)
+    rolled: bool = False
+    current_list: str | None = None
+    forced_list: str | None = None
+    effects: dict[int, ActiveEffect] = field(default_factory=dict)
+    next_id: int = 1
+    stack: list[StackItem] = field(default_factory=list)
+    decks: dict[str, DeckState] = field(default_factory=dict)
+    face_down: tuple[str, str, PlayerId] | None = None
+    middle: dict[int, MiddleCard] = field(default_factory=dict)
+    middle_plays: dict[PlayerId, int] = field(default_factory=dict)
+    middle_ready: set[int] = field(default_factory=set)
+    pending: Pending | None = None
+    winner: PlayerId | None = None
+    seq: int = 0
+
+    def take_id(self) -> int:
+        """A fresh id for a roll, stack item, effect or middle card (one counter for all)."""
+        taken = self.next_id
+        self.next_id += 1
+        return taken
+
+    def seated(self) -> list[Player]:
+        """Players still in the game (playing or away), in seat order."""
+        return [self.players[p] for p in self.order if self.players[p].status is not Status.OUT]
+
+    def live_item(self) -> StackItem | None:
+        """The most recent roll, counter or fork on the stack that hasn't been countered."""
+        for item in reversed(self.stack):
+            if item.live:
+                return item
+        return None
+
+    def item(self, item_id: int) -> StackItem:
+        return next(item for item in self.stack if item.id == item_id)
+
+
+def apply(state: GameState, event: Event) -> None:
+    """Change `state` as `event` says. Pure bookkeeping: no dice, no decisions."""
+    match event["type"]:
+        case "action":
+            state.seq = event["seq"]
+        case "undone":
+            pass  # handled by fold(), which leaves the undone action out
+        case "game_started":
+            state.ruleset = event["ruleset"]
+            state.revision = event["revision"]
+            state.seed = event["seed"]
+            state.host = event["host"]
+            state.life = event["life"]
+            state.players[event["host"]] = Player(event["host"], event["name"], life=event["life"])
+        case "player_joined":
+            state.players[event["player"]] = Player(event["player"], event["name"], life=state.life)
+        case "player_left":
+            del state.players[event["player"]]
+        case "game_begun":
+            state.phase = Phase.PLAYING
+            state.order = list(event["order"])
+        case "turn_started":
+            state.turn = event["turn"]
+            state.current = state.active = event["player"]
+            state.extra_turn = event["extra"]
+            if event["extra"]:
+                state.extra_queue.pop()
+            state.rolled = False
+            state.stack = []
+            state.middle_plays = {}
+            state.middle_ready = set(state.middle)
+        case "turn_ended":
+            for effect in state.effects.values():
+                if effect.lasts is Lasts.TURNS:
+                    effect.turns_left -= 1
+            for player in state.players.values():
+                if player.status is Status.AWAY and player.away_turns is not None:
+                    player.away_turns -= 1
+            state.active = None
+        case "turn_skipped":
+            if event["extra"]:
+                state.extra_queue.pop()
+            else:
+                state.skips[event["player"]] -= 1
+        case "turn_order":
+            state.order = list(event["order"])
+            state.direction = event["direction"]
+            if event["change"] == "extra" and event["player"] is not None:
+                state.extra_queue.append(event["player"])
+            elif event["change"] == "skip" and event["player"] is not None:
+                state.skips[event["player"]] = state.skips.get(event["player"], 0) + 1
+        case "roll_waived" | "chaos_done":
+            state.rolled = True
+        case "roll":
+            state.next_id = max(state.next_id, event["id"] + 1)
+        case "budget_exhausted":
+            pass
+        case "stack":
+            state.next_id = max(state.next_id, event["item"] + 1)
+            state.stack.append(
+                StackItem(
+                    event["item"],
+                    event["kind"],
+                    event["player"],
+                    event["target"],
+                    event["table"],
+                    event["entry"],
+                    list(event["dice"]),
+                    event["result"],
+                )
+            )
+        case "countered":
+            countered = state.item(event["item"])
+            countered.live = not event["countered"]
+            if not event["countered"]:
+                countered.outcomes = []  # its outcomes are emitted again, and recorded afresh
+        case "effect_started":
+            state.next_id = max(state.next_id, event["id"] + 1)
+            state.effects[event["id"]] = ActiveEffect(
+                id=event["id"],
+                name=event["name"],
+                text=event["text"],
+                kind=event["kind"],
+                owner=event["owner"],
+                lasts=Lasts(event["lasts"]),
+                turns_left=event["turns"],
+                source=event["source"],
+                started_turn=state.turn,
+                card=event.get("card"),
+            )
+            _record_outcome(state, event)
+        case "effect_ended":
+            state.effects.pop(event["id"], None)
+        case "tokens":
+            tokens = state.players[event["player"]].tokens
+            tokens[event["token"]] = tokens.get(event["token"], 0) + event["delta"]
+            _record_outcome(state, event)
+        case "list_changed":
+            state.current_list = event["current"]
+            state.forced_list = event["forced"]
+            _record_outcome(state, event)
+        case "card_drawn":
+            deck = state.decks[event["deck"]]
+            deck.draw.remove(event["card"])
+            if event["face_down"] and event["player"] is not None:
+                state.face_down = (event["deck"], event["card"], event["player"])
+            elif event["player"] is not None:
+                deck.looking.append(event["card"])
+        case "card_revealed":
+            state.face_down = None
+            looking = state.decks[event["deck"]].looking
+            if event["card"] in looking:
+                looking.remove(event["card"])
+        case "cards_to_bottom":
+            deck = state.decks[event["deck"]]
+            for card in event["cards"]:
+                deck.looking.remove(card)
+            deck.draw.extend(event["cards"])
+        case "card_discarded":
+            state.decks[event["deck"]].discard.append(event["card"])
+        case "deck_shuffled":
+            state.decks[event["deck"]] = DeckState(
+                draw=list(event["order"]), looking=_looking(state, event["deck"])
+            )
+        case "choice_offered":
+            state.pending = Pending(
+                event["player"],
+                event["kind"],
+                [(o["id"], o["name"]) for o in event["options"]],
+                dict(event["context"]),
+            )
+        case "choice_made":
+            state.pending = None
+        case "life":
+            state.players[event["player"]].life = event["life"]
+        case "spite_started":
+            player = state.players[event["player"]]
+            player.spiting = True
+            player.spited = True
+        case "spite_ended":
+            state.players[event["player"]].spiting = False
+        case "player_out":
+            state.players[event["player"]].status = Status.OUT
+            if state.active == event["player"]:
+                state.active = None
+        case "player_away":
+            player = state.players[event["player"]]
+            player.status = Status.AWAY
+            player.away_turns = event["turns"]
+            if state.active == event["player"]:
+                state.active = None
+        case "player_back":
+            player = state.players[event["player"]]
+            player.status = Status.PLAYING
+            player.away_turns = None
+        case "middle_added":
+            state.next_id = max(state.next_id, event["card"] + 1)
+            state.middle[event["card"]] = MiddleCard(
+                event["card"], event["name"], event["player"], event["turn"]
+            )
+        case "middle_played":
+            del state.middle[event["card"]]
+            state.middle_ready.discard(event["card"])
+            state.middle_plays[event["player"]] = state.middle_plays.get(event["player"], 0) + 1
+        case "game_ended":
+            state.phase = Phase.ENDED
+            state.winner = event["winner"]
+            state.active = None
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """Build a game's state from its whole log, leaving out the actions that were undone."""
+    events = list(events)
+    undone = {e["seq"] for e in events if e["type"] == "undone"}
+    state = GameState()
+    skipping = False
+    for event in events:
+        if event["type"] == "action":
+            skipping = event["seq"] in undone
+        if not skipping:
+            apply(state, event)
+    return state
+
+
+def _record_outcome(state: GameState, event: EventOwner) -> None:
+    """Remember what a stack item did, so a counter can take it back and a fork can copy it."""
+    item = event.get("item")
+    if item is not None:
+        state.item(item).outcomes.append(event)
+
+
+def _looking(state: GameState, deck: str) -> list[str]:
+    old = state.decks.get(deck)
+    return list(old.looking) if old else []

@@ -1,0 +1,209 @@
+"""Seats and turns: beginning, passing the turn, extra and skipped turns, reversal, absences.
+
+Turn order walks the seats in the current direction from the seat whose turn just ended. Players
+who are out or away are passed over (their neighbours become adjacent); a queued skip passes a
+player over once; extra turns are taken before the order moves on, the newest first.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from bot.engine import actions as act
+from bot.engine.context import Context, require
+from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesError
+from bot.engine.model import Lasts, PlayerId
+from bot.engine.state import Phase, Status
+
+
+def join(ctx: Context, action: act.Join) -> None:
+    if ctx.state.phase is not Phase.LOBBY:
+        raise GameAlreadyStartedError("seats are locked: this game has already begun")
+    require(action.actor not in ctx.state.players, "you're already in this game")
+    require(bool(action.player_name.strip()), "a player needs a name")
+    ctx.emit({"type": "player_joined", "player": action.actor, "name": action.player_name})
+
+
+def leave(ctx: Context, action: act.Leave) -> None:
+    player = ctx.player(action.actor)
+    if ctx.state.phase is Phase.LOBBY:
+        require(player.id != ctx.state.host, "the host can't leave the lobby: end the game instead")
+        ctx.emit({"type": "player_left", "player": player.id})
+        return
+    ctx.require_playing()
+    require(player.status is not Status.OUT, "you're already out of this game")
+    knock_out(ctx, player.id, "left the game")
+
+
+def begin(ctx: Context, action: act.Begin) -> None:
+    if ctx.state.phase is not Phase.LOBBY:
+        raise GameAlreadyStartedError("this game has already begun")
+    ctx.require_official("begin the game")
+    order = list(action.order) or list(ctx.state.players)
+    if sorted(order) != sorted(ctx.state.players):
+        names = ", ".join(ctx.state.players)
+        raise RulesError(f"the seating must name every player once: {names}")
+    require(len(order) >= 1, "nobody has joined")
+    ctx.emit({"type": "game_begun", "order": order})
+
+
+def start_turn(ctx: Context, player: PlayerId, *, extra: bool) -> None:
+    """Start `player`'s turn and end the effects that last until it."""
+    ctx.emit({"type": "turn_started", "turn": ctx.state.turn + 1, "player": player, "extra": extra})
+    for effect in list(ctx.state.effects.values()):
+        if effect.lasts is Lasts.NEXT_TURN and effect.owner == player:
+            end_effect(ctx, effect.id, f"{ctx.name(player)}'s next turn began")
+
+
+def next_turn(ctx: Context, action: act.NextTurn) -> None:
+    ctx.require_playing()
+    ctx.require_turn()
+    ctx.require_no_choice()
+    require(ctx.state.face_down is None, "the face-down chaos card must be revealed first")
+    state = ctx.state
+    if not state.rolled and state.active is not None:
+        if not action.override:
+            raise RollRequiredError(
+                f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet"
+                " (a referee can override)"
+            )
+        ctx.require_official("end a turn without its chaos roll")
+        ctx.emit({"type": "roll_waived", "turn": state.turn, "by": action.actor})
+    end_turn(ctx)
+    start_turn(ctx, following(ctx), extra=bool(state.extra_queue))
+
+
+def end_turn(ctx: Context) -> None:
+    state = ctx.state
+    assert state.current is not None  # a game in play always has a turn owner
+    ctx.emit({"type": "turn_ended", "turn": state.turn, "player": state.current})
+    for effect in list(state.effects.values()):
+        if effect.lasts is Lasts.END_OF_TURN:
+            end_effect(ctx, effect.id, "the turn ended")
+        elif effect.lasts is Lasts.TURNS and effect.turns_left <= 0:
+            end_effect(ctx, effect.id, "its turns ran out")
+    for player in state.players.values():
+        timed = player.status is Status.AWAY and player.away_turns is not None
+        if timed and (player.away_turns or 0) <= 0:
+            ctx.emit({"type": "player_back", "player": player.id})
+
+
+def following(ctx: Context) -> PlayerId:
+    """Who takes the next turn, passing over absent players and queued skips (emitted)."""
+    state = ctx.state
+    while state.extra_queue:
+        player = state.extra_queue[-1]
+        if state.players[player].status is Status.PLAYING:
+            return player
+        ctx.emit({"type": "turn_skipped", "player": player, "extra": True})
+    seats = state.order
+    start = seats.index(state.current) if state.current in seats else -1
+    # Each lap either finds someone or uses up a skip, so this ends.
+    for _ in range(len(seats) * (1 + sum(state.skips.values())) + 1):
+        start = (start + state.direction) % len(seats)
+        candidate = seats[start]
+        if state.players[candidate].status is not Status.PLAYING:
+            continue
+        if state.skips.get(candidate, 0) > 0:
+            ctx.emit({"type": "turn_skipped", "player": candidate, "extra": False})
+            continue
+        return candidate
+    raise RulesError("nobody can take the next turn: everyone left is away")
+
+
+def extra_turn(ctx: Context, action: act.ExtraTurn) -> None:
+    ctx.require_playing()
+    ctx.require_turn()
+    change_order(ctx, "extra", ctx.player(action.player).id)
+
+
+def skip_turn(ctx: Context, action: act.SkipTurn) -> None:
+    ctx.require_playing()
+    ctx.require_turn()
+    change_order(ctx, "skip", ctx.player(action.player).id)
+
+
+def reverse(ctx: Context, action: act.Reverse) -> None:
+    ctx.require_playing()
+    ctx.require_turn()
+    change_order(ctx, "reverse", None)
+
+
+def seats(ctx: Context, action: act.Seats) -> None:
+    ctx.require_playing()
+    ctx.require_official("change the seating")
+    if sorted(action.order) != sorted(ctx.state.order):
+        raise RulesError(
+            f"the new seating must name every player once: {', '.join(ctx.state.order)}"
+        )
+    ctx.emit(
+        {
+            "type": "turn_order",
+            "change": "seats",
+            "player": None,
+            "order": list(action.order),
+            "direction": ctx.state.direction,
+        }
+    )
+
+
+def change_order(
+    ctx: Context, change: Literal["reverse", "extra", "skip"], player: PlayerId | None
+) -> None:
+    """Queue an extra turn or a skip for `player`, or reverse the direction of play."""
+    direction = -ctx.state.direction if change == "reverse" else ctx.state.direction
+    ctx.emit(
+        {
+            "type": "turn_order",
+            "change": change,
+            "player": player,
+            "order": list(ctx.state.order),
+            "direction": direction,
+        }
+    )
+
+
+def away(ctx: Context, action: act.Away) -> None:
+    ctx.require_playing()
+    player = ctx.player(action.player or action.actor)
+    ctx.require_self_or_official(player.id)
+    require(player.status is Status.PLAYING, f"{player.name} isn't at the table right now")
+    require(action.turns is None or action.turns >= 1, "an absence lasts at least one turn")
+    ctx.emit({"type": "player_away", "player": player.id, "turns": action.turns})
+
+
+def back(ctx: Context, action: act.Back) -> None:
+    ctx.require_playing()
+    player = ctx.player(action.player or action.actor)
+    ctx.require_self_or_official(player.id)
+    require(player.status is Status.AWAY, f"{player.name} isn't away")
+    ctx.emit({"type": "player_back", "player": player.id})
+
+
+def end_game(ctx: Context, action: act.End) -> None:
+    ctx.require_official("end the game")
+    require(ctx.state.phase is not Phase.ENDED, "this game is already over")
+    ctx.emit({"type": "game_ended", "reason": "ended by " + ctx.name(action.actor), "winner": None})
+
+
+def end_effect(ctx: Context, effect_id: int, reason: str) -> None:
+    """End an effect; a chaos card that lasted goes to its discard pile."""
+    effect = ctx.state.effects[effect_id]
+    ctx.emit({"type": "effect_ended", "id": effect_id, "reason": reason})
+    if effect.card is not None:
+        deck = ctx.ruleset.start_table if effect.kind == "global" else ctx.ruleset.chaos_table
+        if deck is not None and deck in ctx.state.decks:
+            ctx.emit({"type": "card_discarded", "deck": deck, "card": effect.card})
+
+
+def knock_out(ctx: Context, player: PlayerId, reason: str) -> None:
+    """`player` is out of the game: their effects end; the last one standing wins."""
+    ctx.emit({"type": "player_out", "player": player, "reason": reason})
+    for effect in list(ctx.state.effects.values()):
+        if effect.owner == player:
+            end_effect(ctx, effect.id, f"{ctx.name(player)} left the game")
+    remaining = ctx.state.seated()
+    if len(remaining) <= 1 and ctx.state.phase is Phase.PLAYING:
+        winner = remaining[0].id if remaining else None
+        reason = f"{remaining[0].name} is the last one standing" if remaining else "nobody is left"
+        ctx.emit({"type": "game_ended", "reason": reason, "winner": winner})

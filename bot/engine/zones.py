@@ -1,0 +1,64 @@
+"""The shared zone (the middle world, or the middle) and ending effects by hand."""
+
+from __future__ import annotations
+
+from bot.engine import actions as act
+from bot.engine.context import Context, require
+from bot.engine.errors import RulesError
+from bot.engine.model import ZonePolicy
+from bot.engine.state import Status
+from bot.engine.turns import end_effect
+
+MAX_CARD_NAME = 100
+
+
+def end_effect_by_hand(ctx: Context, action: act.EndEffect) -> None:
+    """Someone removed an effect (a Tranquility on a world enchantment, say)."""
+    ctx.require_playing()
+    effect = ctx.state.effects.get(action.effect)
+    if effect is None:
+        raise RulesError(f"there's no effect #{action.effect} in play")
+    ctx.require_self_or_official(effect.owner or ctx.state.host)
+    end_effect(ctx, effect.id, f"ended by {ctx.name(action.actor)}")
+
+
+def middle_add(ctx: Context, action: act.MiddleAdd) -> None:
+    ctx.require_playing()
+    require(ctx.ruleset.zone is not ZonePolicy.NONE, "this ruleset has no shared zone")
+    ctx.player(action.actor)
+    name = action.card.strip()
+    require(0 < len(name) <= MAX_CARD_NAME, f"a card name has 1 to {MAX_CARD_NAME} characters")
+    ctx.emit(
+        {
+            "type": "middle_added",
+            "card": ctx.state.next_id,
+            "name": name,
+            "player": action.actor,
+            "turn": ctx.state.turn,
+        }
+    )
+
+
+def middle_play(ctx: Context, action: act.MiddlePlay) -> None:
+    ctx.require_playing()
+    zone = ctx.ruleset.zone
+    require(zone is not ZonePolicy.NONE, "this ruleset has no shared zone")
+    card = ctx.state.middle.get(action.card)
+    if card is None:
+        raise RulesError(f"there's no card #{action.card} in the middle")
+    player = ctx.player(action.actor)
+    require(player.status is Status.PLAYING, f"{player.name} isn't at the table right now")
+    if zone is ZonePolicy.MIDDLE_WORLD:
+        plays = ctx.state.middle_plays.get(player.id, 0)
+        limit = ctx.ruleset.zone_plays
+        require(
+            plays < limit,
+            f"{player.name} has already played {limit} card{'s' if limit != 1 else ''}"
+            " from the middle world this turn",
+        )
+    else:
+        require(
+            card.id in ctx.state.middle_ready,
+            f"{card.name} arrived in the middle this turn: it can be played from next turn on",
+        )
+    ctx.emit({"type": "middle_played", "card": card.id, "player": player.id})

@@ -1,0 +1,1 @@
+"""discord.py extensions, one per slash-command group. Thin: options, permissions, rendering."""
