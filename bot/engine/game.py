@@ -77,7 +77,13 @@ class Game:
             {
                 "type": "action",
                 "seq": 0,
-                "action": {"name": "game start", "actor": host, "seed": seed, "life": life},
+                "action": {
+                    "name": "game start",
+                    "actor": host,
+                    "host_name": name,
+                    "seed": seed,
+                    "life": life,
+                },
             },
             {
                 "type": "game_started",
