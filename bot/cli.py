@@ -1,0 +1,63 @@
+"""The `chaos-referee` command: one entry point for every front end and tool.
+
+Errors are mapped here and only here: a ChaosError is the user's mistake and exits 1 with its
+message; anything else is our bug and exits 3 with a short note (the traceback goes to stderr
+only with --debug).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+
+from bot import __version__
+from bot.engine.errors import ChaosError
+
+EXIT_OK = 0
+EXIT_USER = 1
+EXIT_BUG = 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="chaos-referee",
+        description="Referee for Chaos Magic games: the Discord bot and its offline tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser.add_subparsers(dest="command", metavar="COMMAND")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the front end that exists so far."""
+    print(
+        f"Chaos Referee {__version__}: the rules engine is in place."
+        " The offline console and the Discord bot arrive with the next issues;"
+        " `make test` runs the engine's tests."
+    )
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except ChaosError as error:
+        print(f"chaos-referee: {error}", file=sys.stderr)
+        return EXIT_USER
+    except Exception:
+        if args.debug:
+            traceback.print_exc()
+        print(
+            "chaos-referee: an internal error occurred (run again with --debug to see it)",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""The direction of imports: the engine imports nothing of ours and no I/O; nothing imports cogs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = sorted((ROOT / "bot" / "engine").glob("*.py"))
+FORBIDDEN_IN_ENGINE = {"discord", "aiosqlite", "yaml", "dotenv", "asyncio", "sqlite3", "os", "io"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=lambda p: p.name)
+def test_engine_module_stays_pure(path: Path) -> None:
+    """Engine modules import only the standard library's pure parts and other engine modules."""
+    for module in imported_modules(path):
+        top = module.split(".")[0]
+        assert top not in FORBIDDEN_IN_ENGINE, f"{path.name} imports {module}"
+        if top in {"bot", "cogs"}:
+            assert module.startswith("bot.engine"), f"{path.name} imports {module}"
+
+
+def test_nothing_imports_a_cog() -> None:
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for module in imported_modules(path):
+            assert not module.startswith("cogs"), f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_engine_has_no_file_access() -> None:
+    """No open() in the engine: it gets its data from its callers."""
+    for path in ENGINE:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "open"
+        ]
+        assert not calls, f"{path.name} opens a file"

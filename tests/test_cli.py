@@ -1,0 +1,27 @@
+"""The `chaos-referee` command, run as a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from bot import __version__
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_version_is_printed() -> None:
+    result = run_cli("--version")
+    assert result.returncode == 0
+    assert __version__ in result.stdout
+
+
+def test_unknown_option_is_a_usage_error_not_a_traceback() -> None:
+    result = run_cli("--no-such-option")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "usage:" in result.stderr
