@@ -83,7 +83,9 @@ class Context:
         if actor not in self.state.players:
             raise NotInGameError(f"{actor!r} isn't in this game")
         if actor != self.state.active:
-            who = self.name(self.state.active) if self.state.active else "nobody"
+            if self.state.active is None:
+                raise NotYourTurnError("nobody is active this turn: only the host or a referee can")
+            who = self.name(self.state.active)
             raise NotYourTurnError(f"it's {who}'s turn: only they, the host or a referee can")
 
     def require_self_or_official(self, player_id: PlayerId) -> None:

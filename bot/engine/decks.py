@@ -171,7 +171,8 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
     deck = str(pending.context["deck"])
     cards = ctx.ruleset.deck(deck)
     if pending.kind == "spite":
-        rest = [card for card in ctx.state.decks[deck].looking if card != picked]
+        rest = list(ctx.state.decks[deck].looking)
+        rest.remove(picked)  # one copy: the deck may hold several of the same card
         ctx.rng.shuffle(rest)
         ctx.emit({"type": "card_revealed", "deck": deck, "card": picked})
         if rest:
@@ -180,9 +181,7 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
         if entry.halves:
             offer_halves(ctx, deck, picked, entry, pending.player, spite=True)
             return
-        resolve_card(
-            ctx, deck, picked, entry, pending.player, reason="a spite: it can't be countered"
-        )
+        resolve_card(ctx, deck, picked, entry, pending.player, reason=SPITE_REASON)
         finish_spite(ctx, pending.player, entry)
         return
     card = str(pending.context["card"])
@@ -195,9 +194,14 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
 
 
 def finish_spite(ctx: Context, player_id: PlayerId, entry: Entry) -> None:
-    """After a deck spite the player stays unless their tracked life is still below 1."""
+    """After a deck spite the player stays unless their tracked life is still below 1.
+
+    A card that gains an amount of life the bot can't count (no `life` dice) gets the benefit of
+    the doubt: the players set the life by hand afterwards.
+    """
     player = ctx.state.players[player_id]
-    survived = player.life is None or player.life >= 1 or entry.gains_life
+    uncounted_gain = entry.gains_life and entry.life is None
+    survived = player.life is None or player.life >= 1 or uncounted_gain
     ctx.emit({"type": "spite_ended", "player": player_id, "survived": survived})
     if not survived:
         knock_out(ctx, player_id, "lost: still below 1 life after the spite")

@@ -340,7 +340,8 @@ def parse_expr(text: str) -> DiceExpr:
     return _parse(text)
 
 
-_BRACES = re.compile(r"\{([^{}]*)\}")
+# Only braces with a die in them are dice: mana symbols such as {W}, {2} or {T} stay as written.
+_BRACES = re.compile(r"\{([^{}]*[dD][^{}]*)\}")
 
 
 @functools.lru_cache(maxsize=512)
@@ -354,8 +355,9 @@ def _template(text: str) -> tuple[str, tuple[tuple[DiceExpr, str], ...]]:
 def inline_exprs(text: str) -> tuple[DiceExpr, ...]:
     """Every ``{...}`` expression in effect text, parsed but not rolled, in reading order.
 
-    Use it to check a table when it loads: a bad expression raises :class:`DiceError`. A lone
-    ``{`` or ``}`` without a partner is left as ordinary text.
+    Use it to check a table when it loads: a bad expression raises :class:`DiceError`. Braces
+    without a ``d`` in them (mana symbols such as ``{W}``, ``{2}``, ``{T}``) and a lone ``{`` or
+    ``}`` are left as ordinary text.
     """
     if "{" not in text:
         return ()

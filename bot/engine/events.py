@@ -80,7 +80,7 @@ class TurnEnded(TypedDict):
 class TurnSkipped(TypedDict):
     type: Literal["turn_skipped"]
     player: str
-    extra: bool
+    why: Literal["skip", "extra", "away"]
 
 
 class TurnOrderChanged(TypedDict):

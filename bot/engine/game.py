@@ -192,7 +192,7 @@ def _begin(ctx: Context, action: a.Begin) -> None:
             assert ruleset.start_table is not None
             chaos.record(ctx, chaos.resolver_for(ctx, first).roll(ruleset.start_table), kind="roll")
         case StartRoll.GLOBAL_DECK:
-            pass  # _settle reveals the first Global: none is in play yet
+            decks.reveal_global(ctx)
         case StartRoll.NONE:
             pass
     turns.start_turn(ctx, first, extra=False)

@@ -61,6 +61,8 @@ def lose(ctx: Context, player_id: PlayerId, reason: str) -> None:
                 record(ctx, resolver_for(ctx, player_id).roll(ruleset.spite_table), kind="roll")
                 ctx.emit({"type": "spite_ended", "player": player_id, "survived": False})
         case SpitePolicy.DECK_LOOK:
+            # The look is a choice of its own; one already open (a split half) comes first.
+            ctx.require_no_choice()
             if player.spited:
                 knock_out(ctx, player_id, f"{reason} (the spite was already used)")
                 return
@@ -72,6 +74,8 @@ def life(ctx: Context, action: act.Life) -> None:
     """Set, gain or lose life; dropping below 1 starts the ruleset's spite rule."""
     ctx.require_playing()
     player = ctx.player(action.player or action.actor)
+    if not ctx.is_official():
+        ctx.player(action.actor)  # anyone in the game may count damage; outsiders may not
     require(player.status is not Status.OUT, f"{player.name} is out of the game")
     require(0 <= action.amount <= MAX_LIFE, f"life amounts go from 0 to {MAX_LIFE:,}")
     if action.mode == "set":

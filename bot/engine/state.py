@@ -111,6 +111,7 @@ class GameState:
     direction: int = 1
     turn: int = 0
     current: PlayerId | None = None
+    seat: PlayerId | None = None
     active: PlayerId | None = None
     extra_turn: bool = False
     extra_queue: list[PlayerId] = field(default_factory=list)
@@ -178,6 +179,8 @@ def apply(state: GameState, event: Event) -> None:
             state.extra_turn = event["extra"]
             if event["extra"]:
                 state.extra_queue.pop()
+            else:
+                state.seat = event["player"]
             state.rolled = False
             state.stack = []
             state.middle_plays = {}
@@ -186,15 +189,16 @@ def apply(state: GameState, event: Event) -> None:
             for effect in state.effects.values():
                 if effect.lasts is Lasts.TURNS:
                     effect.turns_left -= 1
-            for player in state.players.values():
-                if player.status is Status.AWAY and player.away_turns is not None:
-                    player.away_turns -= 1
             state.active = None
         case "turn_skipped":
-            if event["extra"]:
-                state.extra_queue.pop()
-            else:
-                state.skips[event["player"]] -= 1
+            skipped = state.players[event["player"]]
+            match event["why"]:
+                case "extra":
+                    state.extra_queue.pop()
+                case "away":
+                    skipped.away_turns = (skipped.away_turns or 1) - 1
+                case "skip":
+                    state.skips[skipped.id] -= 1
         case "turn_order":
             state.order = list(event["order"])
             state.direction = event["direction"]
@@ -260,10 +264,11 @@ def apply(state: GameState, event: Event) -> None:
             elif event["player"] is not None:
                 deck.looking.append(event["card"])
         case "card_revealed":
-            state.face_down = None
             looking = state.decks[event["deck"]].looking
             if event["card"] in looking:
-                looking.remove(event["card"])
+                looking.remove(event["card"])  # picked from a spite look
+            else:
+                state.face_down = None  # the turn's face-down card (a spite leaves it alone)
         case "cards_to_bottom":
             deck = state.decks[event["deck"]]
             for card in event["cards"]:

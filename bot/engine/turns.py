@@ -82,32 +82,36 @@ def end_turn(ctx: Context) -> None:
             end_effect(ctx, effect.id, "the turn ended")
         elif effect.lasts is Lasts.TURNS and effect.turns_left <= 0:
             end_effect(ctx, effect.id, "its turns ran out")
-    for player in state.players.values():
-        timed = player.status is Status.AWAY and player.away_turns is not None
-        if timed and (player.away_turns or 0) <= 0:
-            ctx.emit({"type": "player_back", "player": player.id})
 
 
 def following(ctx: Context) -> PlayerId:
-    """Who takes the next turn, passing over absent players and queued skips (emitted)."""
+    """Who takes the next turn; the players passed over on the way are logged."""
     state = ctx.state
     while state.extra_queue:
         player = state.extra_queue[-1]
         if state.players[player].status is Status.PLAYING:
             return player
-        ctx.emit({"type": "turn_skipped", "player": player, "extra": True})
+        ctx.emit({"type": "turn_skipped", "player": player, "why": "extra"})
     seats = state.order
-    start = seats.index(state.current) if state.current in seats else -1
-    # Each lap either finds someone or uses up a skip, so this ends.
-    for _ in range(len(seats) * (1 + sum(state.skips.values())) + 1):
+    # After extra turns, play goes on from the seat whose regular turn came last.
+    start = seats.index(state.seat) if state.seat in seats else -1
+    # Each lap either finds someone or uses up a skip or a missed turn, so this ends.
+    misses = sum(p.away_turns or 0 for p in state.players.values())
+    for _ in range(len(seats) * (1 + sum(state.skips.values()) + misses) + 1):
         start = (start + state.direction) % len(seats)
-        candidate = seats[start]
-        if state.players[candidate].status is not Status.PLAYING:
+        candidate = state.players[seats[start]]
+        if candidate.status is Status.AWAY and candidate.away_turns is not None:
+            if candidate.away_turns == 0:
+                ctx.emit({"type": "player_back", "player": candidate.id})
+            else:
+                ctx.emit({"type": "turn_skipped", "player": candidate.id, "why": "away"})
+                continue
+        if candidate.status is not Status.PLAYING:
             continue
-        if state.skips.get(candidate, 0) > 0:
-            ctx.emit({"type": "turn_skipped", "player": candidate, "extra": False})
+        if state.skips.get(candidate.id, 0) > 0:
+            ctx.emit({"type": "turn_skipped", "player": candidate.id, "why": "skip"})
             continue
-        return candidate
+        return candidate.id
     raise RulesError("nobody can take the next turn: everyone left is away")
 
 
@@ -168,7 +172,10 @@ def away(ctx: Context, action: act.Away) -> None:
     player = ctx.player(action.player or action.actor)
     ctx.require_self_or_official(player.id)
     require(player.status is Status.PLAYING, f"{player.name} isn't at the table right now")
-    require(action.turns is None or action.turns >= 1, "an absence lasts at least one turn")
+    require(
+        action.turns is None or 0 <= action.turns <= 1000,
+        "say how many of their turns the player misses (0 means back for their next turn)",
+    )
     ctx.emit({"type": "player_away", "player": player.id, "turns": action.turns})
 
 

@@ -113,7 +113,11 @@ def wacky(n: int) -> Entry:
     return plain(n, "Wacky")
 
 
-def classic(budget: Budget = Budget(rolls=40, depth=6)) -> Ruleset:
+CLASSIC_BUDGET = Budget(rolls=40, depth=6)
+LISTS_BUDGET = Budget(rolls=60, depth=10)
+
+
+def classic(budget: Budget = CLASSIC_BUDGET) -> Ruleset:
     tables = [
         table("chaos", TensUnits(20, tens_max_is_zero=True, units_zero_is_ten=True), classic_chaos),
         table("wacky", Sum(2, 10), wacky),
@@ -183,11 +187,12 @@ def spite_table() -> RollTable:
     bands = []
     for i, low in enumerate(edges):
         high = edges[i + 1] - 1 if i + 1 < len(edges) else 100
-        bands.append(Band(low, high, entry(f"{low}" if low == high else f"{low}-{high}", f"Spite {low}")))
+        label = f"{low}" if low == high else f"{low}-{high}"
+        bands.append(Band(low, high, entry(label, f"Spite {low}")))
     return RollTable("spite", "Spite", Die(100), tuple(bands))
 
 
-def lists(budget: Budget = Budget(rolls=60, depth=10)) -> Ruleset:
+def lists(budget: Budget = LISTS_BUDGET) -> Ruleset:
     tables = [table(letter, TensUnits(8), list_entry(letter)) for letter in LETTERS]
     tables += [
         table("global", TensUnits(12), lists_global),

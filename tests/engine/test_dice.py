@@ -434,9 +434,15 @@ def test_render_rejects_a_dice_bomb() -> None:
         render_inline("Mill {1000d6} cards.", random.Random(0))
 
 
-def test_render_rejects_empty_braces() -> None:
-    with pytest.raises(DiceError, match="empty"):
-        render_inline("Gain {} life.", random.Random(0))
+@pytest.mark.parametrize("text", ["Pay {2}{W}: gain {} life.", "Add {G/U} or {T}, {X}."])
+def test_braces_without_a_die_are_mana_symbols_left_as_written(text: str) -> None:
+    assert render_inline(text, random.Random(0)) == (text, ())
+    assert inline_exprs(text) == ()
+
+
+def test_a_bad_die_in_braces_is_refused() -> None:
+    with pytest.raises(DiceError, match="needs its number of sides"):
+        render_inline("Deal {1dx} damage.", random.Random(0))  # a typo, not mana
 
 
 def test_render_is_reproducible_from_a_seed() -> None:
@@ -455,4 +461,4 @@ def test_inline_exprs_parses_without_rolling() -> None:
     )
     assert inline_exprs("No dice here") == ()
     with pytest.raises(DiceError, match="not a number or a die"):
-        inline_exprs("Deals {X} damage")
+        inline_exprs("Deals {Xd6} damage")
