@@ -121,10 +121,13 @@ def record(
 def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
     """Each roll of a resolution, what each honoured one does, and how the resolution ended."""
     root = resolution.steps[0].roll if resolution.steps else None
+    # The resolver numbered every roll already; what the rolls leave behind is numbered after
+    # them, so an effect never shares an id with a roll that is emitted later.
+    first_id = max((step.roll["id"] for step in resolution.steps), default=0) + 1
     for step in resolution.steps:
         ctx.emit(step.roll)
         if step.honoured:
-            apply_entry(ctx, step.entry, step.roll, item)
+            apply_entry(ctx, step.entry, step.roll, item, first_id=first_id)
     if resolution.exhausted is not None:
         ctx.emit(resolution.exhausted)
     if resolution.last_list is not None and resolution.last_list != ctx.state.current_list:
@@ -247,7 +250,11 @@ def _counter(ctx: Context, target: StackItem, by: int) -> None:
             if outcome["id"] in ctx.state.effects:
                 end_effect(ctx, outcome["id"], "countered")
         elif outcome["type"] == "tokens":
-            ctx.emit({**outcome, "delta": -outcome["delta"], "reason": "countered", "item": None})
+            # Take back the grant, but only what is still held: a token may already be spent.
+            held = ctx.state.players[outcome["player"]].tokens.get(outcome["token"], 0)
+            back = min(outcome["delta"], held)
+            if back > 0:
+                ctx.emit({**outcome, "delta": -back, "reason": "countered", "item": None})
         else:
             current, forced = outcome["was"]
             change_list(ctx, current, forced, "countered", None)
@@ -296,18 +303,19 @@ def choose(ctx: Context, action: act.Choose) -> None:
             "parent": None,
             "ignored": False,
             "reason": None,
-            "text": entry.text,
+            "text": chosen.get("text", entry.text),  # as rolled, inline dice filled in
             "inline": [],
             "slot": None,
         }
+        item = context["item"]
+        assert isinstance(item, int)
+        # The kept entry applies first, so the rolls that follow it are numbered after it.
+        apply_entry(ctx, entry, kept, item)
         resolver = resolver_for(ctx, pending.player)
         used = context["used"]
         assert isinstance(used, int)
         resolver.used = used
         resolution = resolver.keep(kept, entry, context)
-        item = context["item"]
-        assert isinstance(item, int)
-        apply_entry(ctx, entry, kept, item)
         emit_steps(ctx, resolution, item)
         return
     play_card(ctx, pending, picked)

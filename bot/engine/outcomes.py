@@ -12,12 +12,19 @@ from bot.engine.turns import change_order, end_effect
 
 
 def apply_entry(
-    ctx: Context, entry: Entry, roll: Roll, item: int | None, *, card: str | None = None
+    ctx: Context,
+    entry: Entry,
+    roll: Roll,
+    item: int | None,
+    *,
+    card: str | None = None,
+    first_id: int = 0,
 ) -> None:
     """What an honoured entry leaves behind, as events.
 
     `card` names the chaos or Global card the entry came from, so that a card whose effect lasts
-    goes to its discard pile only when the effect ends.
+    goes to its discard pile only when the effect ends. A new effect's id is at least `first_id`
+    (the caller passes the id after the rolls it has yet to emit, so ids stay unique).
     """
     owner = roll["player"]
     if entry.kind is Kind.GLOBAL:
@@ -28,7 +35,7 @@ def apply_entry(
         lasts = entry.duration.lasts if entry.duration else Lasts.PERMANENT
         started: EffectStarted = {
             "type": "effect_started",
-            "id": ctx.state.next_id,
+            "id": max(ctx.state.next_id, first_id),
             "name": entry.name,
             "text": roll["text"],
             "kind": "world"
@@ -36,7 +43,9 @@ def apply_entry(
             else "global"
             if entry.kind is Kind.GLOBAL
             else "effect",
-            "owner": None if entry.kind is Kind.GLOBAL else owner,
+            # Worlds and Globals belong to the game, not to whoever rolled them: they stay
+            # when that player leaves.
+            "owner": None if entry.kind in (Kind.WORLD, Kind.GLOBAL) else owner,
             "lasts": lasts.value,
             "turns": entry.duration.turns if entry.duration else 0,
             "source": roll["id"],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.dice import InlineRoll, render_inline
 from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
@@ -27,12 +27,12 @@ from bot.engine.model import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(NamedTuple):
     """A roll still to be made.
 
     `last` is true when this roll is the last pending roll of every multi-roll around it: under
-    the classic rule only such a roll may start another multi-roll.
+    the classic rule only such a roll may start another multi-roll. (A named tuple: resolutions
+    make one per roll, and a tuple is the cheapest immutable record to build.)
     """
 
     table: TableId
@@ -81,6 +81,21 @@ class Resolution:
 class Resolver:
     """Resolves rolls for one player on one turn under a ruleset's nesting policy and budget."""
 
+    __slots__ = (
+        "_budget",
+        "_ignore_nested",
+        "_lists",
+        "_tables",
+        "next_id",
+        "player",
+        "result",
+        "rng",
+        "root",
+        "ruleset",
+        "turn",
+        "used",
+    )
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -99,12 +114,15 @@ class Resolver:
         self.used = used
         self.root: int | None = None
         self.result = Resolution()
+        self._tables = ruleset.tables
+        self._budget = ruleset.budget
         self._ignore_nested = ruleset.nesting is Nesting.IGNORE_NESTED
-        self._lists = frozenset(ruleset.lists)
+        self._lists = ruleset.lists
 
     def roll(self, table: TableId) -> Resolution:
         """Roll on `table` and resolve everything that follows from it."""
-        self.ruleset.table(table)
+        if table not in self._tables:
+            self.ruleset.table(table)  # raises, naming the lists there are
         return self.run([Task(table, None, 0)])
 
     def spite(self, table: TableId) -> Resolution:
@@ -134,15 +152,17 @@ class Resolver:
         """Go on after the roller picked `kept` out of a "roll N, keep one"."""
         task = Task.from_json(context["task"])
         pending = [Task.from_json(t) for t in context["pending"]]
+        self.root = context["root"]
         self._honour(kept, entry, task, pending)
         return self.run(pending)
 
     def run(self, pending: list[Task]) -> Resolution:
         """Make the pending rolls, last item first, until none are left or the budget runs out."""
-        budget = self.ruleset.budget
-        while pending and self.result.keep is None:
+        max_rolls, max_depth = self._budget.rolls, self._budget.depth
+        result = self.result
+        while pending and result.keep is None and result.exhausted is None:
             task = pending.pop()
-            if self.used >= budget.rolls or task.depth > budget.depth:
+            if self.used >= max_rolls or task.depth > max_depth:
                 self._exhaust(task)
                 break
             entry, roll = self._roll(task)
@@ -152,16 +172,17 @@ class Resolver:
                     f"{entry.name} asks for several rolls, but this is roll {task.slot}"
                     " and only the last pending roll may do that: rolled again"
                 )
-                self.result.steps[-1].honoured = False
+                result.steps[-1].honoured = False
                 pending.append(task)
                 continue
-            self._honour(roll, entry, task, pending)
-        if self.result.keep is not None:
-            self.result.keep["pending"] = [t.to_json() for t in pending]
-        return self.result
+            if entry.kind is Kind.LINK or entry.kind is Kind.MULTI:  # the rest ask for no rolls
+                self._honour(roll, entry, task, pending)
+        if result.keep is not None:
+            result.keep["pending"] = [t.to_json() for t in pending]
+        return result
 
     def _roll(self, task: Task) -> tuple[Entry, Roll]:
-        table = self.ruleset.tables[task.table]
+        table = self._tables.get(task.table) or self.ruleset.table(task.table)
         faces, result = table.dice.roll(self.rng)
         entry = table.lookup(result)
         return entry, self._record(task, entry, list(faces), result, None)
@@ -231,10 +252,11 @@ class Resolver:
 
     def _offer_keep(self, roll: Roll, slots: list[Task]) -> None:
         """Roll the candidates of a "roll N, keep one" and stop until the roller picks."""
+        budget = self._budget
         candidates: list[Any] = []
         for task in slots:
             while True:
-                if self.used >= self.ruleset.budget.rolls:
+                if self.used >= budget.rolls or task.depth > budget.depth:
                     self._exhaust(task)
                     return
                 entry, candidate = self._roll(task)
@@ -246,7 +268,14 @@ class Resolver:
                     )
                     continue
                 candidate["reason"] = "one of the rolls to keep from"
-                candidates.append({"roll": candidate["id"], "entry": entry.id, "table": task.table})
+                candidates.append(
+                    {
+                        "roll": candidate["id"],
+                        "entry": entry.id,
+                        "table": task.table,
+                        "text": candidate["text"],
+                    }
+                )
                 break
         self.result.keep = {
             "root": self.root,

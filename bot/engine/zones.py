@@ -18,7 +18,10 @@ def end_effect_by_hand(ctx: Context, action: act.EndEffect) -> None:
     effect = ctx.state.effects.get(action.effect)
     if effect is None:
         raise RulesError(f"there's no effect #{action.effect} in play")
-    ctx.require_self_or_official(effect.owner or ctx.state.host)
+    if effect.owner is None:
+        ctx.player(action.actor)  # a world or the Global: anyone at the table may remove it
+    else:
+        ctx.require_self_or_official(effect.owner)
     end_effect(ctx, effect.id, f"ended by {ctx.name(action.actor)}")
 
 

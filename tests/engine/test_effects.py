@@ -240,11 +240,12 @@ def test_every_started_effect_has_a_matching_end_with_a_reason():
 # -- leaving the game ------------------------------------------------------------------------
 
 
-def test_a_player_effects_end_when_they_leave():
+def test_a_player_effects_end_when_they_leave_but_world_enchantments_stay():
     game = new_game(3)
     ann_effect = start_effect(game, "permanent")
     finish_turn(game)  # bob
-    bob_effects = [start_effect(game, t) for t in ("permanent", "next", "world")]
+    bob_effects = [start_effect(game, t) for t in ("permanent", "next")]
+    world = start_effect(game, "world")
     finish_turn(game)  # cat
     events = game.act(Leave(actor="bob"))
     for effect in bob_effects:
@@ -252,6 +253,8 @@ def test_a_player_effects_end_when_they_leave():
         assert effect not in game.state.effects
     assert ended(events, ann_effect) == []
     assert ann_effect in game.state.effects
+    assert ended(events, world) == []
+    assert game.state.effects[world].owner is None
 
 
 def test_classic_start_world_enchantment_stays_in_play():
@@ -259,10 +262,13 @@ def test_classic_start_world_enchantment_stays_in_play():
     worlds = [e for e in game.state.effects.values() if e.kind == "world"]
     assert len(worlds) == 1
     world = worlds[0]
-    assert (world.owner, world.lasts, world.source is not None) == ("ann", Lasts.PERMANENT, True)
+    assert (world.owner, world.lasts, world.source is not None) == (None, Lasts.PERMANENT, True)
+    assert game.events[-1]["type"] == "turn_started"
+    rolled_by = [e["player"] for e in game.events if e["type"] == "roll"]
+    assert rolled_by == ["ann"]  # the first player rolls it
     for _ in range(6):
         game.act(NextTurn(actor="ann", override=True))
-    game.act(Leave(actor="bob"))
+    game.act(Leave(actor="ann"))
     assert world.id in game.state.effects
 
 

@@ -100,7 +100,7 @@ def test_classic_first_player_rolls_a_world_enchantment_before_the_first_turn(
     (world,) = of_type(events, "effect_started")
     assert world["kind"] == "world"
     assert world["lasts"] == "permanent"
-    assert world["owner"] == first
+    assert world["owner"] is None  # the world belongs to the game; the roll names the roller
     assert world["source"] == roll["id"]
     assert index_of(events, "effect_started") < index_of(events, "turn_started")
     assert of_type(events, "turn_started")[0]["player"] == first

@@ -308,12 +308,12 @@ def test_timed_absence_passes_the_seat_over_each_missed_turn():
 
 
 def test_absence_of_zero_turns_ends_when_the_players_turn_comes():
-    """ "Leave until your next turn": away now, back in time for their own turn."""
+    """Leave until your next turn: away now, back in time for their own turn."""
     game = new_game(3)
     game.act(Away(actor="cat", player="cat", turns=0))
-    assert game.state.players["cat"].status is Status.AWAY
+    away = game.state.players["cat"].status
     assert owners(game, 2) == ["ann", "bob", "cat"]
-    assert game.state.players["cat"].status is Status.PLAYING
+    assert (away, game.state.players["cat"].status) == (Status.AWAY, Status.PLAYING)
 
 
 def test_going_away_on_your_own_turn_leaves_the_turn_without_an_active_player():
