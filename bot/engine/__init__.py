@@ -34,7 +34,6 @@ from bot.engine.actions import (
 )
 from bot.engine.dice import Dice, DiceExpr, Die, InlineRoll, Sum, TensUnits, parse_expr
 from bot.engine.errors import (
-    BudgetExhaustedError,
     ChaosError,
     ChoicePendingError,
     DiceError,
@@ -83,7 +82,6 @@ __all__ = [
     "Band",
     "Begin",
     "Budget",
-    "BudgetExhaustedError",
     "ChaosError",
     "ChaosSource",
     "ChoicePendingError",

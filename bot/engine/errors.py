@@ -1,7 +1,8 @@
 """The engine's errors: one small tree whose messages are safe to show a player.
 
 Every error here derives from :class:`ChaosError`; a front end catches that one class and shows
-``str(error)``. Anything else escaping the engine is a bug.
+``str(error)``. Anything else escaping the engine is a bug. Running out of roll budget is not an
+error: the resolution ends and a ``budget_exhausted`` event says why, so the turn goes on.
 """
 
 from __future__ import annotations
@@ -58,6 +59,3 @@ class ChoicePendingError(RulesError):
 class NothingToUndoError(RulesError):
     """There is no action left to undo."""
 
-
-class BudgetExhaustedError(ChaosError):
-    """A resolution used up the ruleset's roll budget (total rolls or nesting depth)."""
