@@ -29,6 +29,7 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/tables.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot import __version__
 from bot.engine.errors import ChaosError
+from bot.tables.cli import add_tables_parser
 
 EXIT_OK = 0
 EXIT_USER = 1
@@ -27,12 +28,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_tables_parser(commands)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the front end that exists so far."""
+    """Run the chosen command, or start the front end that exists so far."""
+    command: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if command is not None:
+        return command(args)
     print(
         f"Chaos Referee {__version__}: the rules engine is in place."
         " The offline console and the Discord bot arrive with the next issues;"

@@ -58,4 +58,3 @@ class ChoicePendingError(RulesError):
 
 class NothingToUndoError(RulesError):
     """There is no action left to undo."""
-

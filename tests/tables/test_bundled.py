@@ -1,0 +1,56 @@
+"""Every bundled ruleset (``tables/*/ruleset.yaml``) validates, and every list in it resolves.
+
+The folders are found when the tests are collected: a new ruleset is tested as soon as its
+folder exists, and with none yet the parametrized tests simply collect no cases.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.engine.dice import render_inline
+from bot.engine.resolve import Resolver
+from bot.tables import bundled_dir, check_paths, load_ruleset, ruleset_folders, simulate
+
+FOLDERS = ruleset_folders()
+SEEDS = range(200)
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_ruleset_validates(folder: Path) -> None:
+    result = check_paths([folder])
+    assert not result.problems, "\n".join(map(str, result.problems))
+    loaded = load_ruleset(folder)
+    assert loaded.ruleset.id == folder.name
+    assert loaded.rules, "every ruleset carries its rules text"
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_every_table_resolves_under_many_seeds(folder: Path) -> None:
+    ruleset = load_ruleset(folder).ruleset
+    for table_id in ruleset.tables:
+        for seed in SEEDS:
+            resolver = Resolver(ruleset, random.Random(seed), player="p1", turn=1, next_id=1)
+            resolution = resolver.roll(table_id)
+            assert resolution.steps, f"{table_id} with seed {seed} rolled nothing"
+    for deck in ruleset.decks.values():
+        for card in deck.cards:
+            for part in (card.entry, *card.entry.halves):
+                for seed in range(20):
+                    render_inline(part.text, random.Random(seed))
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
+def test_a_short_game_plays(folder: Path) -> None:
+    ruleset = load_ruleset(folder).ruleset
+    report = simulate(ruleset, turns=40, seed=3)
+    assert report.turns == 40
+    assert not report.refused
+
+
+def test_bundled_tables_folder_is_found() -> None:
+    assert bundled_dir().name == "tables"
+    assert bundled_dir().parent.joinpath("bot").is_dir()
