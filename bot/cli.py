@@ -8,6 +8,7 @@ only with --debug).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -54,6 +55,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ChaosError as error:
         print(f"chaos-referee: {error}", file=sys.stderr)
         return EXIT_USER
+    except BrokenPipeError:
+        # The reader went away (`... | head`): not an error of ours. Point stdout at devnull so
+        # the interpreter's final flush doesn't complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except Exception:
         if args.debug:
             traceback.print_exc()

@@ -25,3 +25,20 @@ def test_unknown_option_is_a_usage_error_not_a_traceback() -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "usage:" in result.stderr
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error() -> None:
+    """`chaos-referee ... | head` closes the pipe early; that's not a bug to report."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "bot", "tables", "simulate", "classic", "--turns", "400"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read()
+        assert process.wait(timeout=60) == 0
+    assert "internal error" not in stderr
