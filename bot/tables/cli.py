@@ -16,6 +16,7 @@ from typing import TypeAlias
 
 from bot.engine.errors import TableError
 from bot.tables.check import check_paths
+from bot.tables.dealpete import convert_dealpete, write_conversion
 from bot.tables.describe import render_deck, render_table
 from bot.tables.files import load_file
 from bot.tables.folders import LoadedRuleset, load_ruleset
@@ -84,11 +85,53 @@ def _simulate_command(sub: SubParsers) -> None:
     parser.set_defaults(func=run_simulate)
 
 
+def _import_command(sub: SubParsers) -> None:
+    parser = sub.add_parser(
+        "import",
+        help="convert lists from another format into a ruleset folder",
+        description="Convert a list file from another format into our YAML, ready to play."
+        " Each quirk of the source is reported as a warning with how it was resolved.",
+    )
+    parser.add_argument("file", type=Path, metavar="FILE")
+    parser.add_argument(
+        "--from",
+        dest="source_format",
+        choices=["dealpete"],
+        required=True,
+        help="the format of FILE (dealpete: Peter Deal's chaos.yaml)",
+    )
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--overwrite", action="store_true", help="replace files already in DIR")
+    parser.set_defaults(func=run_import)
+
+
 COMMANDS: tuple[Callable[[SubParsers], None], ...] = (
     _check_command,
     _show_command,
     _simulate_command,
+    _import_command,
 )
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Convert, report every warning, write the folder, then check it like any other."""
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TableError(f"{args.file}: can't read it ({error})") from None
+    conversion = convert_dealpete(text, args.file.name)
+    for warning in conversion.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    written = write_conversion(conversion, args.output, overwrite=args.overwrite)
+    result = check_paths([args.output])
+    print(
+        f"wrote {len(written)} files to {args.output} (ruleset {conversion.ruleset_id!r},"
+        f" {len(conversion.warnings)} warnings)"
+    )
+    for problem in result.problems:
+        print(problem)
+    print(result.summary())
+    return EXIT_PROBLEMS if result.problems else EXIT_OK
 
 
 def _count(low: int, high: int) -> Callable[[str], int]:
