@@ -13,6 +13,7 @@ from bot.engine.errors import RulesError
 from bot.engine.events import Roll
 from bot.engine.model import Entry, Kind, PlayerId, TableId
 from bot.engine.outcomes import apply_entry
+from bot.engine.resolve import inline_record
 from bot.engine.state import Pending
 from bot.engine.turns import knock_out
 
@@ -101,7 +102,7 @@ def resolve_card(
         "ignored": False,
         "reason": reason,
         "text": text,
-        "inline": [r.to_dict() for r in rolled],  # type: ignore[misc]  # same shape
+        "inline": [inline_record(r) for r in rolled],
         "slot": None,
     }
     if stack:
@@ -118,6 +119,8 @@ def resolve_card(
                 "result": 0,
             }
         )
+    if entry.x is not None:
+        roll["inline"].append(inline_record(entry.x.roll(ctx.rng), label="X"))
     ctx.emit(roll)
     apply_entry(ctx, entry, roll, item if stack else None, card=card)
     lasts = entry.kind in (Kind.WORLD, Kind.GLOBAL) or entry.duration is not None

@@ -199,9 +199,9 @@ class Resolver:
         text = entry.text
         if "{" in text:
             text, rolled = render_inline(text, self.rng)
-            inline.extend(_inline(r) for r in rolled)
+            inline.extend(inline_record(r) for r in rolled)
         if entry.x is not None:
-            inline.append(_inline(entry.x.roll(self.rng), label="X"))
+            inline.append(inline_record(entry.x.roll(self.rng), label="X"))
         roll: Roll = {
             "type": "roll",
             "id": roll_id,
@@ -238,7 +238,7 @@ class Resolver:
         else:
             count = multi.times.roll(self.rng)
             if any(sides for _, _, sides in multi.times.terms):
-                roll["inline"].append(_inline(count, label="times"))
+                roll["inline"].append(inline_record(count, label="times"))
             tables = [multi.tables[0] if multi.tables else task.table] * max(count.total, 0)
         n = len(tables)
         slots = [
@@ -305,6 +305,7 @@ class Resolver:
         }
 
 
-def _inline(rolled: InlineRoll, label: str | None = None) -> InlineDice:
+def inline_record(rolled: InlineRoll, label: str | None = None) -> InlineDice:
+    """An inline roll as the roll event keeps it; `label` names what it was for (X, times)."""
     expr = rolled.expr if label is None else f"{label}={rolled.expr}"
     return {"expr": expr, "faces": list(rolled.faces), "total": rolled.total}

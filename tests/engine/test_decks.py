@@ -22,6 +22,7 @@ from bot.engine import (
     Event,
     Game,
     Join,
+    Kind,
     Lasts,
     Life,
     NextTurn,
@@ -538,3 +539,17 @@ def test_a_spite_waits_for_a_pending_split_choice() -> None:
         game.act(Life(actor="ann", player="bob", mode="lose", amount=25))
     assert game.events == before
     assert game.state.pending.kind == "half"
+
+
+def test_a_card_with_x_has_its_x_rolled_and_logged() -> None:
+    """A chaos card naming a real card with X (Fireball, X = 2d6) rolls X when it's played."""
+    fireball = Entry(
+        "fireball", "Fireball", kind=Kind.CARD, card="Fireball", text="Deal X.", x=parse_expr("2d6")
+    )
+    game = begin(tiny(fireball))
+    game.act(RollChaos(actor="ann"))
+    (roll,) = of_type(game.act(Reveal(actor="ann")), "roll")
+    (x,) = roll["inline"]
+    assert x["expr"] == "X=2d6"
+    assert len(x["faces"]) == 2
+    assert x["total"] == sum(x["faces"])
