@@ -7,7 +7,6 @@ rolling again, gives the same result: an undo is for mistakes, not for a better 
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable, Iterable
@@ -57,6 +56,12 @@ class Game:
         self.ruleset = ruleset
         self.events: list[Event] = list(events)
         self.state: GameState = fold(self.events)
+        self._count()
+
+    def _count(self) -> None:
+        """Count the actions once; act() and undo keep the counts up to date from then on."""
+        self._seq = sum(1 for e in self.events if e["type"] == "action")
+        self._standing_count = len(self._standing())
 
     @classmethod
     def start(
@@ -98,12 +103,13 @@ class Game:
         for event in start:
             apply(game.state, event)
         game.events.extend(start)
+        game._count()
         return game
 
     @property
     def seq(self) -> int:
         """The number of actions so far (undone ones included)."""
-        return sum(1 for e in self.events if e["type"] == "action")
+        return self._seq
 
     def act(self, action: a.Action) -> list[Event]:
         """Carry out `action` and return its events; raises ChaosError and changes nothing if
@@ -114,12 +120,14 @@ class Game:
         if self.state.phase is Phase.ENDED:
             raise GameOverError("this game is over")
         taken: ActionTaken = {"type": "action", "seq": self.seq, "action": action.to_json()}
-        ctx = Context(self.ruleset, copy.deepcopy(self.state), self._rng(), action)
+        ctx = Context(self.ruleset, self.state.copy(), self._rng(), action)
         ctx.emit(taken)
         HANDLERS[type(action)](ctx, action)
         _settle(ctx)
         self.state = ctx.state
         self.events.extend(ctx.events)
+        self._seq += 1
+        self._standing_count += 1
         return ctx.events
 
     def _undo(self, action: a.Undo) -> list[Event]:
@@ -135,6 +143,8 @@ class Game:
         ]
         self.events.extend(events)
         self.state = fold(self.events)
+        self._seq += 1
+        self._standing_count -= 1
         return events
 
     def _standing(self) -> list[ActionTaken]:
@@ -149,7 +159,7 @@ class Game:
         ]
 
     def _rng(self) -> random.Random:
-        return random.Random(f"{self.state.seed}/{len(self._standing())}")
+        return random.Random(f"{self.state.seed}/{self._standing_count}")
 
     @property
     def actions(self) -> list[Json]:

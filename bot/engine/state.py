@@ -7,8 +7,9 @@ rebuilt from its log, undone, and compared after a replay.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.engine.events import Event, EventOwner
@@ -130,6 +131,28 @@ class GameState:
     pending: Pending | None = None
     winner: PlayerId | None = None
     seq: int = 0
+
+    def copy(self) -> GameState:
+        """An independent copy for an action to work on.
+
+        Much faster than ``copy.deepcopy``: everything an event can change is copied, and what
+        never changes once made (events, middle cards, a pending choice) is shared.
+        """
+        clone = copy.copy(self)
+        clone.players = {pid: replace(p, tokens=dict(p.tokens)) for pid, p in self.players.items()}
+        clone.order = list(self.order)
+        clone.extra_queue = list(self.extra_queue)
+        clone.skips = dict(self.skips)
+        clone.effects = {eid: copy.copy(e) for eid, e in self.effects.items()}
+        clone.stack = [replace(i, dice=list(i.dice), outcomes=list(i.outcomes)) for i in self.stack]
+        clone.decks = {
+            d: DeckState(list(p.draw), list(p.discard), list(p.looking))
+            for d, p in self.decks.items()
+        }
+        clone.middle = dict(self.middle)
+        clone.middle_plays = dict(self.middle_plays)
+        clone.middle_ready = set(self.middle_ready)
+        return clone
 
     def take_id(self) -> int:
         """A fresh id for a roll, stack item, effect or middle card (one counter for all)."""
