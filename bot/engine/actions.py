@@ -8,7 +8,7 @@ hold the referee role (the engine doesn't know about Discord roles).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
 from bot.engine.errors import ChaosError
@@ -24,8 +24,11 @@ class Action:
     referee: bool = False
 
     def to_json(self) -> Json:
-        """The action as a JSON object, as the log keeps it."""
-        data = asdict(self)
+        """The action as a JSON object, as the log keeps it (tuples become lists, as in JSON)."""
+        data: Json = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else value
         data["name"] = self.name
         return data
 

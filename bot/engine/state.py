@@ -40,7 +40,7 @@ class Player:
     spiting: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class ActiveEffect:
     """Something in play that outlasts its roll: a timed effect, a world enchantment, the Global."""
 
@@ -136,14 +136,14 @@ class GameState:
         """An independent copy for an action to work on.
 
         Much faster than ``copy.deepcopy``: everything an event can change is copied, and what
-        never changes once made (events, middle cards, a pending choice) is shared.
+        never changes once made (events, effects, middle cards, a pending choice) is shared.
         """
         clone = copy.copy(self)
         clone.players = {pid: replace(p, tokens=dict(p.tokens)) for pid, p in self.players.items()}
         clone.order = list(self.order)
         clone.extra_queue = list(self.extra_queue)
         clone.skips = dict(self.skips)
-        clone.effects = {eid: copy.copy(e) for eid, e in self.effects.items()}
+        clone.effects = dict(self.effects)
         clone.stack = [replace(i, dice=list(i.dice), outcomes=list(i.outcomes)) for i in self.stack]
         clone.decks = {
             d: DeckState(list(p.draw), list(p.discard), list(p.looking))
@@ -209,9 +209,10 @@ def apply(state: GameState, event: Event) -> None:
             state.middle_plays = {}
             state.middle_ready = set(state.middle)
         case "turn_ended":
-            for effect in state.effects.values():
+            # Effects are replaced, never changed in place, so GameState.copy() can share them.
+            for effect_id, effect in list(state.effects.items()):
                 if effect.lasts is Lasts.TURNS:
-                    effect.turns_left -= 1
+                    state.effects[effect_id] = replace(effect, turns_left=effect.turns_left - 1)
             state.active = None
         case "turn_skipped":
             skipped = state.players[event["player"]]
