@@ -49,3 +49,14 @@ def test_engine_has_no_file_access() -> None:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "open"
         ]
         assert not calls, f"{path.name} opens a file"
+
+
+def test_sql_lives_only_in_the_store() -> None:
+    """Only bot/store/ talks to the database; everything else goes through its methods."""
+    store = ROOT / "bot" / "store"
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        if store in path.parents:
+            continue
+        for module in imported_modules(path):
+            top = module.split(".")[0]
+            assert top not in {"sqlite3", "aiosqlite"}, f"{path.relative_to(ROOT)} imports {module}"

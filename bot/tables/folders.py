@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.engine.errors import TableError
 from bot.engine.model import Budget, ChaosSource, Deck, RollTable, Ruleset
-from bot.tables.files import FileKind, LoadedFile, inspect_file
+from bot.tables.files import FileKind, FileResult, LoadedFile, inspect_file
 from bot.tables.graph import cycles, describe_cycle
 from bot.tables.problems import TableFileError, TableProblems, format_path
 from bot.tables.rulesets import Rule, RulesetSpec
@@ -64,8 +64,15 @@ def load_ruleset(folder: Path) -> LoadedRuleset:
 
 def load_folder(folder: Path) -> Folder:
     """Load every file of `folder` and check how they fit together."""
+    return check_folder(folder, [inspect_file(path) for path in yaml_files(folder)])
+
+
+def check_folder(folder: Path, results: list[FileResult]) -> Folder:
+    """Check how the files of one folder fit together, once each has been inspected.
+
+    :func:`load_folder` reads them from disk; :mod:`bot.tables.snapshot` from stored texts.
+    """
     problems: list[TableFileError] = []
-    results = [inspect_file(path) for path in yaml_files(folder)]
     files = [r.loaded for r in results if r.loaded is not None]
     for result in results:
         problems.extend(result.problems)

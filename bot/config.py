@@ -1,0 +1,91 @@
+"""The bot's settings, read from the environment.
+
+The entry point loads ``.env`` into the environment first (python-dotenv); this module only reads
+variables, so tests pass a plain mapping instead. An empty variable counts as unset. A value the
+bot can't use raises :class:`~bot.errors.ConfigError` naming the variable and what it expects.
+
+=======================  ============================================  ========================
+variable                 meaning                                       default
+=======================  ============================================  ========================
+``DISCORD_TOKEN``        the bot's token; without it, the console      none
+``CHAOS_DB_PATH``        the SQLite database file                      ``./chaos-referee.db``
+``CHAOS_DEV_GUILD_ID``   a server to sync commands to while developing none
+``CHAOS_LOG_LEVEL``      DEBUG, INFO, WARNING, ERROR or CRITICAL       INFO
+``CHAOS_IDLE_DAYS``      days without an action before a game expires  30
+``DISCORD_API_BASE``     another REST base URL (a proxy)               Discord's
+``DISCORD_GATEWAY_URL``  another gateway URL                           Discord's
+=======================  ============================================  ========================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.errors import ConfigError
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DEFAULT_DB = Path("chaos-referee.db")
+MAX_IDLE_DAYS = 3650
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the process is configured with; see the module's table."""
+
+    token: str | None = None
+    db_path: Path = DEFAULT_DB
+    dev_guild: int | None = None
+    log_level: str = "INFO"
+    idle_days: int = 30
+    api_base: str | None = None
+    gateway_url: str | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Settings from `env` (``os.environ`` by default); raises ConfigError on a bad value."""
+        source = os.environ if env is None else env
+
+        def get(name: str) -> str | None:
+            value = source.get(name, "").strip()
+            return value or None
+
+        db = get("CHAOS_DB_PATH")
+        given = get("CHAOS_LOG_LEVEL")
+        level = (given or "INFO").upper()
+        if level not in LOG_LEVELS:
+            choices = ", ".join(LOG_LEVELS)
+            raise ConfigError(f"CHAOS_LOG_LEVEL must be one of {choices}, not {given!r}")
+        guild = _integer(get("CHAOS_DEV_GUILD_ID"), "CHAOS_DEV_GUILD_ID", "a Discord server id")
+        idle = _integer(get("CHAOS_IDLE_DAYS"), "CHAOS_IDLE_DAYS", "a number of days")
+        if idle is not None and idle > MAX_IDLE_DAYS:
+            raise ConfigError(f"CHAOS_IDLE_DAYS must be at most {MAX_IDLE_DAYS}, not {str(idle)!r}")
+        return cls(
+            token=get("DISCORD_TOKEN"),
+            db_path=Path(db).expanduser() if db else DEFAULT_DB,
+            dev_guild=guild,
+            log_level=level,
+            idle_days=30 if idle is None else idle,
+            api_base=_url(get("DISCORD_API_BASE"), "DISCORD_API_BASE", ("http://", "https://")),
+            gateway_url=_url(
+                get("DISCORD_GATEWAY_URL"), "DISCORD_GATEWAY_URL", ("ws://", "wss://")
+            ),
+        )
+
+
+def _integer(value: str | None, name: str, what: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isascii() or not value.isdigit() or int(value) < 1:
+        raise ConfigError(f"{name} must be {what} (a whole number above 0), not {value!r}")
+    return int(value)
+
+
+def _url(value: str | None, name: str, schemes: tuple[str, ...]) -> str | None:
+    if value is not None and not value.lower().startswith(schemes):
+        raise ConfigError(
+            f"{name} must be a URL starting with {' or '.join(schemes)}, not {value!r}"
+        )
+    return value

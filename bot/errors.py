@@ -1,0 +1,37 @@
+"""Errors of the layers around the engine: settings, the store and the game service.
+
+Like the engine's, each derives from :class:`~bot.engine.errors.ChaosError`, and its message is a
+sentence a player (or whoever hosts the bot) can read as it is: front ends show ``str(error)``.
+"""
+
+from __future__ import annotations
+
+from bot.engine.errors import ChaosError
+
+
+class ConfigError(ChaosError):
+    """A setting in the environment (or ``.env``) has a value the bot can't use."""
+
+
+class StoreError(ChaosError):
+    """The database can't be used: a file that isn't one, or one from a newer version."""
+
+
+class ConflictError(StoreError):
+    """The game changed in the database since it was loaded (another process, or it expired)."""
+
+
+class NoGameError(ChaosError):
+    """There's no game in progress here."""
+
+
+class GameExistsError(ChaosError):
+    """A game is already in progress here; one at a time per channel or console table."""
+
+
+class StaleActionError(ChaosError):
+    """The action was issued for an earlier state of the game (an old button, say)."""
+
+
+class SettingsError(ChaosError):
+    """A guild setting that doesn't exist, or a value it can't take."""

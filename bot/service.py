@@ -1,0 +1,331 @@
+"""The one place where a game changes: what the Discord bot and the offline console share.
+
+Every action goes the same way: take the game's lock, load the game (from the cache, or the
+database), run the engine, save its events, and return them. Front ends only translate input
+into :mod:`bot.engine.actions` and render the :class:`Outcome`.
+
+* Games are found by *scope*, an opaque string: Discord uses ``"{guild}:{channel}"``, the
+  console ``"console:{name}"``. A scope has at most one game in progress; once that game ends
+  the scope is free, and its log can still be exported until it expires.
+* An action may carry the version (number of actions) the player saw; if the game has moved on
+  since, it is refused with :class:`~bot.errors.StaleActionError` saying what changed.
+* A refused action changes nothing, in the database or in memory. An action is acknowledged
+  (this returns) only once its events are committed.
+* Each game plays with the snapshot of the ruleset it started with (see
+  :mod:`bot.tables.snapshot`): editing a table never changes a game in flight.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.changes import what_changed
+from bot.engine.actions import Action
+from bot.engine.errors import ChaosError
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.errors import GameExistsError, NoGameError, StaleActionError, StoreError
+from bot.guilds import check_settings
+from bot.locks import KeyedLocks
+from bot.store import GameRecord, GuildSettings, Store, StoredGame, dump_event
+from bot.tables import LoadedRuleset, Rule, find_ruleset
+from bot.tables.snapshot import Snapshot, SnapshotFile, freeze, load_snapshot, read_texts
+
+__all__ = [
+    "GameExistsError",
+    "GameService",
+    "GuildSettings",
+    "NoGameError",
+    "Outcome",
+    "StaleActionError",
+]
+
+log = logging.getLogger(__name__)
+
+DAY = 86_400.0
+SNAPSHOT_CACHE = 16  # rulesets by snapshot: a handful of revisions are in play at any time
+
+
+def random_seed() -> int:
+    """A fresh seed for a game's dice, from the system's randomness."""
+    return secrets.randbelow(2**32)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action (or a look at the game) gives back to a front end.
+
+    `events` are the events the action caused (empty for :meth:`GameService.current`); `game`
+    is the game after it (read it, don't change it); `version` is the number of actions in its
+    log, to put on buttons so a press on an old message can be recognised.
+    """
+
+    game_id: int
+    scope: str
+    events: list[Event]
+    game: Game
+    version: int
+
+
+@dataclass
+class _Loaded:
+    """A game in memory: its row as last saved, the engine's game, and its ruleset."""
+
+    record: GameRecord
+    game: Game
+    ruleset: LoadedRuleset
+
+
+class GameService:
+    """Games, their rules and the guilds' settings, over a :class:`~bot.store.Store`.
+
+    `rulesets` finds a ruleset by id (the bundled ones by default), `seeds` gives new games their
+    seed, `clock` tells the time (Unix seconds); tests replace them. At most `cache_size` games
+    stay in memory (the least recently used go first and are reloaded from the database when
+    needed). Games untouched for `idle_days` are deleted by :meth:`expire_idle`.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        rulesets: Callable[[str], LoadedRuleset] = find_ruleset,
+        seeds: Callable[[], int] = random_seed,
+        clock: Callable[[], float] = time.time,
+        cache_size: int = 256,
+        idle_days: int = 30,
+    ) -> None:
+        self.store = store
+        self._rulesets = rulesets
+        self._seeds = seeds
+        self._clock = clock
+        self.cache_size = cache_size
+        self.idle_days = idle_days
+        self._cache: OrderedDict[str, _Loaded] = OrderedDict()
+        self._frozen: OrderedDict[str, tuple[Snapshot, LoadedRuleset]] = OrderedDict()
+        self._locks = KeyedLocks()
+
+    # -- games -----------------------------------------------------------------------------
+
+    async def start(
+        self,
+        scope: str,
+        ruleset: str,
+        *,
+        host: str,
+        host_name: str,
+        seed: int | None = None,
+        life: int | None = None,
+        guild: str | None = None,
+    ) -> Outcome:
+        """Open a new game's lobby in `scope`, hosted (and joined) by `host`.
+
+        Raises GameExistsError if a game is in progress there, and the tables' errors if the
+        ruleset is unknown or its files don't load.
+        """
+        async with self._locks.hold(scope):
+            existing = await self._active(scope)
+            if existing is not None:
+                host_player = existing.game.state.players.get(existing.game.state.host)
+                by = f", hosted by {host_player.name}" if host_player else ""
+                raise GameExistsError(
+                    f"There's already a {existing.record.ruleset} game in progress here{by};"
+                    " it has to end before a new one can start."
+                )
+            snapshot, loaded = self._freeze(self._rulesets(ruleset))
+            game = Game.start(
+                loaded.ruleset,
+                seed=self._seeds() if seed is None else seed,
+                host=host,
+                name=host_name,
+                life=life,
+            )
+            record = await self.store.create_game(
+                scope=scope, guild=guild, snapshot=snapshot, events=game.events, now=self._clock()
+            )
+            self._remember(_Loaded(record, game, loaded))
+            log.info("game %d started in %s (%s)", record.id, scope, snapshot.hash[:12])
+            return Outcome(record.id, scope, list(game.events), game, record.version)
+
+    async def act(
+        self, scope: str, action: Action, *, version: int | None = None, game_id: int | None = None
+    ) -> Outcome:
+        """Carry out `action` in the game in progress in `scope`; returns once it is saved.
+
+        Raises NoGameError if there is none, StaleActionError if `version` (or `game_id`) is
+        given and the game has moved on since (or is another game: a button left over from an
+        earlier game in the same channel), and the engine's ChaosError if the action isn't
+        allowed. In every one of these cases nothing changes.
+        """
+        async with self._locks.hold(scope):
+            loaded = await self._active(scope)
+            if loaded is None:
+                raise NoGameError("There's no game in progress here.")
+            game = loaded.game
+            if game_id is not None and game_id != loaded.record.id:
+                raise StaleActionError("That belongs to an earlier game; this is a new one.")
+            if version is not None and version != game.seq:
+                raise StaleActionError(what_changed(game, version))
+            first = len(game.events)
+            try:
+                events = game.act(action)
+            except ChaosError:
+                if len(game.events) != first:  # pragma: no cover - the engine promises this
+                    self._forget(scope)
+                raise
+            except BaseException:
+                self._forget(scope)
+                raise
+            try:
+                record = await self.store.append_events(
+                    loaded.record, events, first=first, now=self._clock()
+                )
+            except BaseException:
+                # The game in memory is ahead of the database: load it again next time.
+                self._forget(scope)
+                raise
+            loaded.record = record
+            if record.active:
+                self._remember(loaded)
+            else:
+                self._forget(scope)
+            log.debug("%s: %s -> version %d", scope, action.name, record.version)
+            return Outcome(record.id, scope, events, game, record.version)
+
+    async def current(self, scope: str) -> Outcome:
+        """The game in progress in `scope` (with no events); NoGameError if there is none."""
+        async with self._locks.hold(scope):
+            loaded = await self._active(scope)
+            if loaded is None:
+                raise NoGameError("There's no game in progress here.")
+            return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
+
+    async def rules(self, scope_or_ruleset: str) -> tuple[Rule, ...]:
+        """The rules text of the game in progress in a scope, or else of a ruleset by id."""
+        async with self._locks.hold(scope_or_ruleset):
+            loaded = await self._active(scope_or_ruleset)
+        if loaded is not None:
+            return loaded.ruleset.rules
+        return self._rulesets(scope_or_ruleset).rules
+
+    async def export(self, scope: str) -> str:
+        """The log of the scope's most recent game (in progress or ended) as JSON Lines."""
+        events = await self._latest_events(scope)
+        return "".join(dump_event(event) + "\n" for event in events)
+
+    async def log(self, scope: str, count: int = 20) -> list[Event]:
+        """The last `count` events of the scope's most recent game, oldest first."""
+        events = await self._latest_events(scope)
+        return events[-count:] if count > 0 else []
+
+    async def expire_idle(self) -> int:
+        """Delete the games nobody has touched for `idle_days` days; returns how many."""
+        gone = await self.store.expire(self._clock() - self.idle_days * DAY)
+        for record in gone:
+            cached = self._cache.get(record.scope)
+            if cached is not None and cached.record.id == record.id:
+                self._forget(record.scope)
+        if gone:
+            log.info("expired %d idle games", len(gone))
+        return len(gone)
+
+    async def close(self) -> None:
+        """Forget every cached game and close the store."""
+        self._cache.clear()
+        self._frozen.clear()
+        await self.store.close()
+
+    # -- guild settings --------------------------------------------------------------------
+
+    async def settings(self, guild: str) -> GuildSettings:
+        """A guild's settings; the defaults for a guild that never changed any."""
+        return await self.store.guild_settings(guild) or GuildSettings()
+
+    async def update_settings(self, guild: str, **changes: Any) -> GuildSettings:
+        """Change some of a guild's settings; returns all of them.
+
+        Raises SettingsError for a setting that doesn't exist or a value it can't take, and the
+        tables' UnknownRulesetError for a default ruleset that doesn't exist.
+        """
+        check_settings(changes, self._rulesets)
+        async with self._locks.hold(f"settings\0{guild}"):
+            settings = replace(await self.settings(guild), **changes)
+            await self.store.put_guild_settings(guild, settings, now=self._clock())
+        return settings
+
+    # -- loading and caching ---------------------------------------------------------------
+
+    async def _active(self, scope: str) -> _Loaded | None:
+        """The game in progress in `scope`, from the cache or the database (call under its lock)."""
+        cached = self._cache.get(scope)
+        if cached is not None:
+            self._cache.move_to_end(scope)
+            return cached
+        stored = await self.store.active_game(scope)
+        if stored is None:
+            return None
+        loaded = await self._load(stored)
+        self._remember(loaded)
+        return loaded
+
+    async def _load(self, stored: StoredGame) -> _Loaded:
+        record = stored.record
+        frozen = self._frozen.get(record.snapshot)
+        if frozen is None:
+            snapshot = await self.store.snapshot(record.snapshot)
+            frozen = (snapshot, load_snapshot(snapshot))
+            self._keep_frozen(frozen)
+        else:
+            self._frozen.move_to_end(record.snapshot)
+        game = Game(frozen[1].ruleset, stored.events)
+        if game.seq != record.version:
+            raise StoreError(
+                f"game {record.id} is damaged: its log has {game.seq} actions, not {record.version}"
+            )
+        return _Loaded(record, game, frozen[1])
+
+    async def _latest_events(self, scope: str) -> list[Event]:
+        async with self._locks.hold(scope):
+            cached = self._cache.get(scope)
+            if cached is not None:
+                return list(cached.game.events)
+            stored = await self.store.latest_game(scope)
+        if stored is None:
+            raise NoGameError(
+                "There's no game here (a finished game can be looked at until it expires)."
+            )
+        return stored.events
+
+    def _freeze(self, loaded: LoadedRuleset) -> tuple[Snapshot, LoadedRuleset]:
+        """The snapshot of a ruleset's files as they are now, and the ruleset built from it."""
+        texts = read_texts(loaded)
+        probe = Snapshot(loaded.id, tuple(SnapshotFile(n, t) for n, t in texts.items()))
+        frozen = self._frozen.get(probe.hash)
+        if frozen is None:
+            frozen = freeze(texts, loaded.folder)
+            self._keep_frozen(frozen)
+        return frozen
+
+    def _keep_frozen(self, frozen: tuple[Snapshot, LoadedRuleset]) -> None:
+        self._frozen[frozen[0].hash] = frozen
+        self._frozen.move_to_end(frozen[0].hash)
+        while len(self._frozen) > SNAPSHOT_CACHE:
+            self._frozen.popitem(last=False)
+
+    def _remember(self, loaded: _Loaded) -> None:
+        scope = loaded.record.scope
+        if self.cache_size <= 0:
+            return
+        self._cache[scope] = loaded
+        self._cache.move_to_end(scope)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, scope: str) -> None:
+        self._cache.pop(scope, None)

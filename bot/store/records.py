@@ -1,0 +1,76 @@
+"""What the store hands back: plain, immutable records (no SQL rows escape the store)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+from bot.engine.events import Event
+
+SecretRolls = Literal["allowed", "referee", "never"]
+SECRET_ROLLS: tuple[str, ...] = get_args(SecretRolls)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game's row: where it's played, what it's played with, and how far it has got.
+
+    `version` is the number of actions in its log (the engine's ``Game.seq``); `snapshot` is the
+    hash of the ruleset files it plays with (see :mod:`bot.tables.snapshot`). Times are Unix
+    seconds; `ended` is None while the game goes on.
+    """
+
+    id: int
+    scope: str
+    guild: str | None
+    ruleset: str
+    snapshot: str
+    version: int
+    created: float
+    updated: float
+    ended: float | None
+    active: bool
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's row and its whole log, in order."""
+
+    record: GameRecord
+    events: list[Event] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """A table, deck or ruleset file a game uses, as the file declared itself."""
+
+    id: str
+    kind: str
+    revision: str
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """One revision of a table a guild uploaded: its YAML text as uploaded."""
+
+    guild: str
+    table_id: str
+    revision: int
+    text: str
+    created: float
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A guild's choices; a guild that never changed anything gets these defaults.
+
+    * `referee_role`: the Discord role whose members may referee (None: only the host).
+    * `default_ruleset`: what ``game start`` plays when no ruleset is named.
+    * `auto_roll`: make the chaos roll as soon as a turn starts.
+    * `secret_rolls`: who may roll secretly: anyone, referees only, or nobody.
+    """
+
+    referee_role: int | None = None
+    default_ruleset: str = "classic"
+    auto_roll: bool = False
+    secret_rolls: SecretRolls = "allowed"

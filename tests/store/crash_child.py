@@ -1,0 +1,80 @@
+"""A game played as fast as it goes against a database file, until someone kills the process.
+
+``test_crash.py`` runs this with ``sys.executable`` and kills it with SIGKILL at random moments::
+
+    python tests/store/crash_child.py DB SCOPE
+
+It plays through the service, like any front end: three players join, the game begins, and
+every turn has its chaos roll, its choices and a life change; after ``MAX_ACTIONS`` actions the
+host ends the game and a new one starts in the same scope. After each action is acknowledged
+(the service returned, so the action is committed) it prints ``GAME_ID VERSION`` and flushes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from bot.engine import Action, Begin, ChaosError, End, Join, Life, NextTurn, Phase  # noqa: E402
+from bot.errors import NoGameError  # noqa: E402
+from bot.service import GameService, Outcome  # noqa: E402
+from tests.store.helpers import next_action, open_service  # noqa: E402
+
+MAX_ACTIONS = 150
+PLAYERS = {"bob": "Bob", "cy": "Cy"}
+
+
+def choose(outcome: Outcome) -> Action:
+    """The next action of this scripted table."""
+    game = outcome.game
+    state = game.state
+    if outcome.version >= MAX_ACTIONS:
+        return End(actor=state.host)
+    if state.phase is Phase.LOBBY:
+        waiting = [pid for pid in PLAYERS if pid not in state.players]
+        if waiting:
+            return Join(actor=waiting[0], player_name=PLAYERS[waiting[0]])
+        return Begin(actor=state.host)
+    action = next_action(game)
+    if isinstance(action, NextTurn) and outcome.version % 3 == 0:
+        return Life(actor=state.host, player=state.active, mode="gain", amount=1)
+    return action or End(actor=state.host)
+
+
+async def step(service: GameService, scope: str) -> list[Outcome]:
+    """One acknowledged action (a new game first, when there is none); returns what the
+    service acknowledged.
+    """
+    acknowledged = []
+    try:
+        outcome = await service.current(scope)
+    except NoGameError:
+        outcome = await service.start(scope, "classic", host="ann", host_name="Ann")
+        acknowledged.append(outcome)
+    try:
+        outcome = await service.act(scope, choose(outcome))
+    except ChaosError:
+        # Whatever the script didn't foresee: the host passes the turn by force.
+        host = outcome.game.state.host
+        outcome = await service.act(scope, NextTurn(actor=host, referee=True, override=True))
+    return [*acknowledged, outcome]
+
+
+async def play(service: GameService, scope: str) -> None:
+    while True:
+        for outcome in await step(service, scope):
+            print(outcome.game_id, outcome.version, flush=True)
+
+
+async def main(db: Path, scope: str) -> None:
+    async with open_service(db) as service:
+        await play(service, scope)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]), sys.argv[2]))

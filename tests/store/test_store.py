@@ -1,0 +1,187 @@
+"""The SQLite store on real files: games and events, snapshots, guild settings and tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.engine import End, Game, Join
+from bot.errors import ConflictError, GameExistsError, StoreError
+from bot.store import GameRecord, GameTable, GuildSettings, Store
+from bot.tables import find_ruleset
+from bot.tables.snapshot import Snapshot, take_snapshot
+from tests.store.helpers import aio
+
+NOW = 1_800_000_000.0
+
+
+def new_game(seed: int = 1) -> tuple[Game, Snapshot]:
+    snapshot, loaded = take_snapshot(find_ruleset("classic"))
+    return Game.start(loaded.ruleset, seed=seed, host="ann", name="Ann"), snapshot
+
+
+async def create(store: Store, scope: str, game: Game, snapshot: Snapshot) -> GameRecord:
+    return await store.create_game(
+        scope=scope, guild=None, snapshot=snapshot, events=game.events, now=NOW
+    )
+
+
+@aio
+async def test_durability_settings_on_every_connection(tmp_path: Path) -> None:
+    async with Store.connect(tmp_path / "db") as store:
+        assert await store.pragmas() == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
+
+
+@aio
+async def test_a_game_and_its_events_round_trip(tmp_path: Path) -> None:
+    snapshot, loaded = take_snapshot(find_ruleset("classic"))
+    game = Game.start(loaded.ruleset, seed=3, host="ann", name="Ann")
+    async with Store.connect(tmp_path / "db") as store:
+        record = await store.create_game(
+            scope="g:c", guild="g", snapshot=snapshot, events=game.events, now=NOW
+        )
+        assert (record.version, record.active, record.ruleset) == (1, True, "classic")
+        first = len(game.events)
+        events = game.act(Join(actor="bob", player_name="Bob"))
+        record = await store.append_events(record, events, first=first, now=NOW + 5)
+        assert (record.version, record.updated) == (2, NOW + 5)
+    async with Store.connect(tmp_path / "db") as store:
+        stored = await store.active_game("g:c")
+        assert stored is not None
+        assert stored.record == record
+        assert stored.events == game.events
+        assert await store.recent_events(record.id, 2) == game.events[-2:]
+        assert await store.snapshot(snapshot.hash) == snapshot
+        assert await store.active_game("g:other") is None
+
+
+@aio
+async def test_one_game_in_progress_per_scope(tmp_path: Path) -> None:
+    game, snapshot = new_game()
+    async with Store.connect(tmp_path / "db") as store:
+        record = await create(store, "s", game, snapshot)
+        with pytest.raises(GameExistsError):
+            await create(store, "s", game, snapshot)
+        # Another scope is free; so is this one once its game ends.
+        await create(store, "t", game, snapshot)
+        ending = game.act(End(actor="ann"))
+        ended = await store.append_events(record, ending, first=2, now=NOW + 1)
+        assert (ended.active, ended.ended) == (False, NOW + 1)
+        assert await store.active_game("s") is None
+        again = await create(store, "s", game, snapshot)
+        latest = await store.latest_game("s")
+        assert latest is not None
+        assert latest.record.id == again.id != record.id
+
+
+@aio
+async def test_appending_checks_the_stored_version(tmp_path: Path) -> None:
+    game, snapshot = new_game()
+    async with Store.connect(tmp_path / "db") as store:
+        record = await create(store, "s", game, snapshot)
+        first = len(game.events)
+        events = game.act(Join(actor="bob", player_name="Bob"))
+        await store.append_events(record, events, first=first, now=NOW)
+        # A second writer still holding the old record must not extend the log again.
+        with pytest.raises(ConflictError, match="try again"):
+            await store.append_events(record, events, first=first, now=NOW)
+        stored = await store.game(record.id)
+        assert stored is not None
+        assert stored.record.version == 2
+        assert stored.events == game.events
+
+
+@aio
+async def test_games_share_a_snapshot_and_record_their_tables(tmp_path: Path) -> None:
+    game, snapshot = new_game()
+    async with Store.connect(tmp_path / "db") as store:
+        one = await create(store, "a", game, snapshot)
+        two = await create(store, "b", game, snapshot)
+        assert one.snapshot == two.snapshot
+        tables = await store.game_tables(two.id)
+        assert tables[0] == GameTable("classic", "ruleset", "2026.1")
+        assert {t.id for t in tables} == {"classic", "chaos", "ewl", "persona", "wacky"}
+        assert all(t.revision == "2026.1" for t in tables)
+
+
+@aio
+async def test_expiry_deletes_old_games_and_what_only_they_used(tmp_path: Path) -> None:
+    game, snapshot = new_game()
+    async with Store.connect(tmp_path / "db") as store:
+        old = await create(store, "old", game, snapshot)
+        assert await store.expire(NOW) == []
+        gone = await store.expire(NOW + 1)
+        assert [g.id for g in gone] == [old.id]
+        assert await store.game(old.id) is None
+        assert await store.recent_events(old.id, 10) == []
+        with pytest.raises(StoreError, match="missing"):
+            await store.snapshot(snapshot.hash)
+        # A new game brings the snapshot back.
+        await store.create_game(
+            scope="new", guild=None, snapshot=snapshot, events=game.events, now=NOW + 2
+        )
+        assert await store.snapshot(snapshot.hash) == snapshot
+
+
+@aio
+async def test_guild_settings_round_trip(tmp_path: Path) -> None:
+    async with Store.connect(tmp_path / "db") as store:
+        assert await store.guild_settings("g") is None
+        chosen = GuildSettings(referee_role=42, default_ruleset="lists", secret_rolls="never")
+        await store.put_guild_settings("g", chosen, now=NOW)
+        await store.put_guild_settings("h", GuildSettings(auto_roll=True), now=NOW)
+    async with Store.connect(tmp_path / "db") as store:
+        assert await store.guild_settings("g") == chosen
+        assert await store.guild_settings("h") == GuildSettings(auto_roll=True)
+
+
+@aio
+async def test_guild_tables_keep_every_revision(tmp_path: Path) -> None:
+    async with Store.connect(tmp_path / "db") as store:
+        assert await store.put_table("g", "house", "v1", now=NOW) == 1
+        assert await store.put_table("g", "house", "v2", now=NOW + 1) == 2
+        assert await store.put_table("g", "other", "o1", now=NOW) == 1
+        assert await store.put_table("h", "house", "h1", now=NOW) == 1
+    async with Store.connect(tmp_path / "db") as store:
+        latest = await store.get_table("g", "house")
+        assert latest is not None
+        assert (latest.revision, latest.text, latest.created) == (2, "v2", NOW + 1)
+        first = await store.get_table("g", "house", revision=1)
+        assert first is not None
+        assert first.text == "v1"
+        assert await store.get_table("g", "house", revision=3) is None
+        assert await store.get_table("g", "missing") is None
+        listed = await store.list_tables("g")
+        assert [(t.table_id, t.revision, t.text) for t in listed] == [
+            ("house", 2, "v2"),
+            ("other", 1, "o1"),
+        ]
+        assert await store.list_tables("nobody") == []
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"these are my notes, not a database\n" * 100)
+
+    @aio
+    async def check() -> None:
+        with pytest.raises(StoreError, match="not a Chaos Referee database"):
+            await Store.open(path)
+
+    check()
+
+
+@aio
+async def test_a_closed_store_says_so(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db")
+    await store.close()
+    await store.close()  # again is fine
+    with pytest.raises(StoreError, match="closed"):
+        await store.active_game("s")
+
+
+@aio
+async def test_a_database_where_none_can_be_made_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="can't open the database"):
+        await Store.open(tmp_path / "no such folder" / "db")

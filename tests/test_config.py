@@ -1,0 +1,64 @@
+"""Settings from the environment: defaults, every variable, and clear one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.engine.errors import ChaosError
+from bot.errors import ConfigError
+
+
+def test_defaults_from_an_empty_environment() -> None:
+    settings = Settings.from_env({})
+    assert settings == Settings()
+    assert settings.token is None
+    assert settings.db_path == Path("chaos-referee.db")
+    assert (settings.log_level, settings.idle_days, settings.dev_guild) == ("INFO", 30, None)
+
+
+def test_every_variable() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": " abc.def ",
+            "CHAOS_DB_PATH": "~/games.db",
+            "CHAOS_DEV_GUILD_ID": "123456789012345678",
+            "CHAOS_LOG_LEVEL": "debug",
+            "CHAOS_IDLE_DAYS": "7",
+            "DISCORD_API_BASE": "https://proxy.example/api/v10",
+            "DISCORD_GATEWAY_URL": "wss://gateway.example",
+        }
+    )
+    assert settings.token == "abc.def"
+    assert settings.db_path == Path("~/games.db").expanduser()
+    assert settings.dev_guild == 123456789012345678
+    assert (settings.log_level, settings.idle_days) == ("DEBUG", 7)
+    assert settings.api_base == "https://proxy.example/api/v10"
+    assert settings.gateway_url == "wss://gateway.example"
+
+
+def test_empty_values_count_as_unset() -> None:
+    empty = dict.fromkeys(("DISCORD_TOKEN", "CHAOS_DB_PATH", "CHAOS_IDLE_DAYS"), "")
+    assert Settings.from_env(empty) == Settings()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("CHAOS_DEV_GUILD_ID", "my server", "CHAOS_DEV_GUILD_ID must be a Discord server id"),
+        ("CHAOS_IDLE_DAYS", "0", "CHAOS_IDLE_DAYS must be a number of days"),
+        ("CHAOS_IDLE_DAYS", "-3", "CHAOS_IDLE_DAYS must be a number of days"),
+        ("CHAOS_IDLE_DAYS", "99999", "CHAOS_IDLE_DAYS must be at most 3650"),
+        ("CHAOS_LOG_LEVEL", "loud", "CHAOS_LOG_LEVEL must be one of DEBUG, INFO"),
+        ("DISCORD_API_BASE", "proxy:8080", "DISCORD_API_BASE must be a URL starting with http"),
+        ("DISCORD_GATEWAY_URL", "https://x", "DISCORD_GATEWAY_URL must be a URL starting with ws"),
+    ],
+)
+def test_bad_values_are_named_in_one_line(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        Settings.from_env({name: value})
+    assert isinstance(caught.value, ChaosError)
+    assert "\n" not in str(caught.value)
+    assert repr(value) in str(caught.value)
