@@ -13,13 +13,18 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 
+from dotenv import find_dotenv, load_dotenv
+
 from bot import __version__
+from bot.config import Settings
+from bot.console import add_play_parser, run_play
 from bot.engine.errors import ChaosError
 from bot.tables.cli import add_tables_parser
 
 EXIT_OK = 0
 EXIT_USER = 1
 EXIT_BUG = 3
+EXIT_INTERRUPTED = 130  # the shell's convention for Ctrl-C
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,24 +35,39 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_play_parser(commands)
     add_tables_parser(commands)
     return parser
 
 
+DISCORD_HINT = (
+    "No DISCORD_TOKEN, so here is the offline console. To connect to Discord instead,"
+    " put DISCORD_TOKEN in .env (see .env.example)."
+)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen command, or start the front end that exists so far."""
+    """Run the chosen command; without one, the Discord bot if there's a token, else the
+    offline console."""
     command: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if command is not None:
         return command(args)
-    print(
-        f"Chaos Referee {__version__}: the rules engine is in place."
-        " The offline console and the Discord bot arrive with the next issues;"
-        " `make test` runs the engine's tests."
-    )
-    return EXIT_OK
+    if Settings.from_env().token is not None:
+        print(
+            f"Chaos Referee {__version__}: the Discord bot arrives with the next issue."
+            " Until then, `chaos-referee play` runs a game in the terminal."
+        )
+        return EXIT_OK
+    print(DISCORD_HINT, flush=True)
+    return run_play(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Settings come from the environment; .env (found from the working directory up) fills in
+    # what the environment doesn't set. Only the entry point reads it.
+    env_file = find_dotenv(usecwd=True)
+    if env_file:
+        load_dotenv(env_file, override=False)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -55,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ChaosError as error:
         print(f"chaos-referee: {error}", file=sys.stderr)
         return EXIT_USER
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`... | head`): not an error of ours. Point stdout at devnull so
         # the interpreter's final flush doesn't complain again.

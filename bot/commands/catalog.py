@@ -1,0 +1,328 @@
+"""Every command, with its usage line; each reader's docstring is the help players see.
+
+The names and options are those of the slash commands. A reader turns the rest of the line
+into arguments as typed; names of players and lists are resolved later, against the game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.commands.grammar import (
+    MAX_LOG,
+    Args,
+    CommandError,
+    Kind,
+    command,
+    name_list,
+    nothing,
+    player_name,
+    split_last_number,
+    usage_of,
+    whole_number,
+)
+
+MAX_TEXT = 100
+
+# -- game ------------------------------------------------------------------------------------
+
+
+@command("game start [RULESET] [life N] [seed S]", Kind.START)
+def game_start(rest: str) -> Args:
+    """Open a new game at this table and host it: `as Ann: game start classic life 20`.
+    Without a ruleset, the console's --ruleset is used. A seed makes every roll repeatable."""
+    words = rest.split()
+    args: Args = {"ruleset": None, "life": None, "seed": None}
+    while words:
+        word = words.pop(0)
+        key = word.lower()
+        if key in ("life", "seed"):
+            if not words:
+                raise CommandError(f"`{key}` needs a number after it ({usage_of('game start')})")
+            low, high = (1, 10_000) if key == "life" else (0, 999_999_999)
+            args[key] = whole_number(words.pop(0), key, "game start", low=low, high=high)
+        elif args["ruleset"] is None:
+            args["ruleset"] = key
+        else:
+            raise CommandError(f"unexpected {word!r} ({usage_of('game start')})")
+    return args
+
+
+@command("game join NAME")
+def game_join(rest: str) -> Args:
+    """Sit down at the game as NAME, before it begins."""
+    name = player_name(rest)
+    if name is None:
+        raise CommandError(f"say who joins: `game join Bob` ({usage_of('game join')})")
+    return {"name": name}
+
+
+@command("game leave")
+def game_leave(rest: str) -> Args:
+    """Leave the lobby, or concede the game in progress."""
+    return nothing("game leave", rest)
+
+
+@command("game begin [A,B,C]")
+def game_begin(rest: str) -> Args:
+    """Lock the seats (in this order, or the order people joined) and make the start roll."""
+    return {"order": name_list(rest, "game begin") if rest.strip() else ()}
+
+
+@command("game status", Kind.QUERY)
+def game_status(rest: str) -> Args:
+    """The table at a glance: seats, life, tokens, whose turn, effects, the middle."""
+    return nothing("game status", rest)
+
+
+@command("game end")
+def game_end(rest: str) -> Args:
+    """End the game for everyone (host or referee)."""
+    return nothing("game end", rest)
+
+
+@command("game export [FILE]", Kind.QUERY)
+def game_export(rest: str) -> Args:
+    """The whole log as JSON Lines, into FILE or printed here."""
+    return {"file": rest.strip() or None}
+
+
+# -- turn ------------------------------------------------------------------------------------
+
+
+@command("turn next [override]")
+def turn_next(rest: str) -> Args:
+    """End the turn and start the next one. It waits for this turn's chaos roll; `override`
+    ends it anyway (the console trusts you as referee, and the log says so)."""
+    word = rest.strip().lower()
+    if word not in ("", "override"):
+        raise CommandError(f"`turn next` only takes `override`, got {rest!r}")
+    return {"override": word == "override"}
+
+
+@command("turn extra [PLAYER]")
+def turn_extra(rest: str) -> Args:
+    """PLAYER (the active player if left out) takes an extra turn after this one."""
+    return {"player": player_name(rest)}
+
+
+@command("turn skip [PLAYER]")
+def turn_skip(rest: str) -> Args:
+    """PLAYER (the active player if left out) skips their next turn."""
+    return {"player": player_name(rest)}
+
+
+@command("turn reverse")
+def turn_reverse(rest: str) -> Args:
+    """Play changes direction."""
+    return nothing("turn reverse", rest)
+
+
+@command("turn seats A,B,C")
+def turn_seats(rest: str) -> Args:
+    """Seat everyone in a new order, each player once (referee)."""
+    if not rest.strip():
+        raise CommandError(f"name every player in their new order ({usage_of('turn seats')})")
+    return {"order": name_list(rest, "turn seats")}
+
+
+# -- chaos -----------------------------------------------------------------------------------
+
+
+@command("chaos roll [LIST]")
+def chaos_roll(rest: str) -> Args:
+    """Make this turn's chaos roll (or draw the chaos card); with LIST, roll once on that list."""
+    words = rest.split()
+    if len(words) > 1:
+        raise CommandError(f"one list at most ({usage_of('chaos roll')})")
+    return {"list": words[0] if words else None}
+
+
+@command("chaos reveal")
+def chaos_reveal(rest: str) -> Args:
+    """Turn the face-down chaos card face up once everyone has passed (deck)."""
+    return nothing("chaos reveal", rest)
+
+
+@command("chaos counter")
+def chaos_counter(rest: str) -> Args:
+    """Spend a CounterRoll on the most recent roll this turn."""
+    return nothing("chaos counter", rest)
+
+
+@command("chaos fork")
+def chaos_fork(rest: str) -> Args:
+    """Spend a RollFork to copy the most recent roll this turn."""
+    return nothing("chaos fork", rest)
+
+
+@command("chaos spite [PLAYER]")
+def chaos_spite(rest: str) -> Args:
+    """PLAYER (you, if left out) would lose the game: the ruleset's spite rule applies."""
+    return {"player": player_name(rest)}
+
+
+@command("chaos global")
+def chaos_global(rest: str) -> Args:
+    """Roll a new Global (or reveal the next Global card); it replaces the old one."""
+    return nothing("chaos global", rest)
+
+
+@command("chaos choose OPTION")
+def chaos_choose(rest: str) -> Args:
+    """Answer the pending choice by its number or its name (as the player who has it)."""
+    option = " ".join(rest.split())
+    if not option:
+        raise CommandError(f"say which option, by number or name ({usage_of('chaos choose')})")
+    if len(option) > MAX_TEXT:
+        raise CommandError("that option is too long")
+    return {"option": option}
+
+
+@command("chaos log [COUNT]", Kind.QUERY)
+def chaos_log(rest: str) -> Args:
+    """The last COUNT things that happened (20 if left out)."""
+    count = whole_number(rest, "COUNT", "chaos log", low=1, high=MAX_LOG) if rest.strip() else 20
+    return {"count": count}
+
+
+@command("chaos undo")
+def chaos_undo(rest: str) -> Args:
+    """Take back the last action (referee; the log keeps what was undone)."""
+    return nothing("chaos undo", rest)
+
+
+# -- effects, middle, life, player -----------------------------------------------------------
+
+
+@command("effects list", Kind.QUERY)
+def effects_list(rest: str) -> Args:
+    """Every effect in play, with its number and how long it lasts."""
+    return nothing("effects list", rest)
+
+
+@command("effects end ID")
+def effects_end(rest: str) -> Args:
+    """Remove effect number ID (see `effects list`)."""
+    return {"effect": whole_number(rest, "ID", "effects end", low=1)}
+
+
+@command("middle add CARD NAME")
+def middle_add(rest: str) -> Args:
+    """Put a card into the middle, by its name."""
+    card = " ".join(rest.split())
+    if not card:
+        raise CommandError(f"name the card ({usage_of('middle add')})")
+    return {"card": card}
+
+
+@command("middle play ID")
+def middle_play(rest: str) -> Args:
+    """Play card number ID from the middle (see `middle list`)."""
+    return {"card": whole_number(rest, "ID", "middle play", low=1)}
+
+
+@command("middle list", Kind.QUERY)
+def middle_list(rest: str) -> Args:
+    """The cards in the middle and who may play them."""
+    return nothing("middle list", rest)
+
+
+def _life(mode: str, rest: str) -> Args:
+    name = f"life {mode}"
+    head, number = split_last_number(rest)
+    if number is None:
+        raise CommandError(f"say how much life ({usage_of(name)})")
+    amount = whole_number(number, "N", name, high=1_000_000)
+    return {"mode": mode, "player": player_name(head), "amount": amount}
+
+
+@command("life set [PLAYER] N")
+def life_set(rest: str) -> Args:
+    """Set PLAYER's life (yours if left out) to N; below 1 starts the spite rule."""
+    return _life("set", rest)
+
+
+@command("life gain [PLAYER] N")
+def life_gain(rest: str) -> Args:
+    """PLAYER (you, if left out) gains N life."""
+    return _life("gain", rest)
+
+
+@command("life lose [PLAYER] N")
+def life_lose(rest: str) -> Args:
+    """PLAYER (you, if left out) loses N life; below 1 starts the spite rule."""
+    return _life("lose", rest)
+
+
+@command("player away [PLAYER] [TURNS]")
+def player_away(rest: str) -> Args:
+    """PLAYER (you, if left out) steps away: skipped and out of reach, for TURNS of their
+    turns or until `player back`."""
+    head, number = split_last_number(rest)
+    turns = None if number is None else whole_number(number, "TURNS", "player away", high=1000)
+    return {"player": player_name(head), "turns": turns}
+
+
+@command("player back [PLAYER]")
+def player_back(rest: str) -> Args:
+    """PLAYER (you, if left out) is back at the table."""
+    return {"player": player_name(rest)}
+
+
+# -- reference and tools ---------------------------------------------------------------------
+
+
+@command("rules [TOPIC]", Kind.QUERY)
+def rules(rest: str) -> Args:
+    """The ruleset's rules on TOPIC (a rule's id, title or keyword); the topics if left out."""
+    return {"topic": " ".join(rest.split()) or None}
+
+
+@command("table list", Kind.QUERY)
+def table_list(rest: str) -> Args:
+    """The lists and decks of this game's ruleset."""
+    return nothing("table list", rest)
+
+
+@command("table show TABLE", Kind.QUERY)
+def table_show(rest: str) -> Args:
+    """A list or deck as players read it: dice, directions and every result."""
+    if not rest.strip():
+        raise CommandError(f"name a list or deck ({usage_of('table show')}; see `table list`)")
+    return {"table": rest.strip()}
+
+
+@command("card NAME", Kind.QUERY)
+def card(rest: str) -> Args:
+    """A link to the card on Scryfall."""
+    name = " ".join(rest.split())
+    if not name:
+        raise CommandError(f"name the card ({usage_of('card')})")
+    if len(name) > MAX_TEXT:
+        raise CommandError("that card name is too long")
+    return {"name": name}
+
+
+@command("roll dice EXPR", Kind.QUERY)
+def roll_dice(rest: str) -> Args:
+    """Roll any dice, like `roll dice 2d6+1`; not part of the game."""
+    if not rest.strip():
+        raise CommandError(f"say which dice, like `roll dice 2d6+1` ({usage_of('roll dice')})")
+    return {"expr": rest.strip()}
+
+
+@command("help [GROUP]", Kind.QUERY)
+def help_(rest: str) -> Args:
+    """The commands, or those of one group (`help chaos`)."""
+    group = rest.strip().lower()
+    if group and not re.fullmatch(r"[a-z]+( [a-z]+)?", group):
+        raise CommandError(f"`help` takes a group name, like `help chaos`; got {rest!r}")
+    return {"group": group or None}
+
+
+@command("quit", Kind.QUIT)
+def quit_(rest: str) -> Args:
+    """Leave the console (`exit` and end-of-input too); the game is saved, and the same
+    `--game` resumes it."""
+    return nothing("quit", rest)

@@ -1,0 +1,127 @@
+"""Answers that need no game: help, rules lookups, card links, and dice rolled for fun.
+
+Each returns text for a player; none does any I/O (a card link is built here, never fetched).
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import textwrap
+from collections.abc import Iterable, Sequence
+from urllib.parse import quote
+
+from bot.commands.grammar import SPECS, CommandError, groups
+from bot.engine.dice import parse_expr
+from bot.tables.rulesets import Rule
+
+SCRYFALL_SEARCH = "https://scryfall.com/search?q="
+WIDTH = 100
+
+_GROUP_HELP = {
+    "game": "open, join, begin, show and end a game",
+    "turn": "pass the turn; extra and skipped turns, reversal, seating",
+    "chaos": "chaos rolls, cards, tokens, spite, choices, the log, undo",
+    "effects": "what stays in play, and removing it",
+    "middle": "the shared zone of the lists and deck rulesets",
+    "life": "optional life tracking (dropping below 1 starts spite)",
+    "player": "stepping away from the table and coming back",
+    "rules": "the ruleset's rules, by topic",
+    "table": "the lists and decks of the ruleset",
+    "card": "a link to a card on Scryfall",
+    "roll": "dice that aren't part of the game",
+    "help": "this help",
+    "quit": "leave (the game is saved)",
+}
+
+CONSOLE_NOTES = (
+    "Start a line with `as NAME:` to act as that player (`as Bob: chaos counter`); otherwise the"
+    " active player acts (the host when nobody is active), and a choice is answered by the"
+    " player who has it.",
+    "The console has no roles: whoever types is trusted as the referee for `turn next override`,"
+    " `turn seats`, `chaos undo` and `game end`.",
+)
+
+
+def help_text(group: str | None = None) -> str:
+    """The commands by group, or one group's (or one command's) usage and help."""
+    known = groups()
+    if group is None:
+        lines = ["Commands (type `help GROUP` for details):"]
+        width = max(map(len, known))
+        lines += [f"  {name:<{width}}  {_GROUP_HELP.get(name, '')}" for name in known]
+        return "\n".join([*lines, "", *CONSOLE_NOTES])
+    specs = known.get(group) or ([SPECS[group]] if group in SPECS else None)
+    if specs is None:
+        close = difflib.get_close_matches(group, list(known), n=1)
+        hint = f" Did you mean `help {close[0]}`?" if close else ""
+        raise CommandError(f"there's no command group {group!r}.{hint} (`help` lists them)")
+    lines = []
+    for spec in specs:
+        lines += [spec.usage, f"    {spec.help}"]
+    return "\n".join(lines)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in "".join(c if c.isalnum() else " " for c in text.casefold()).split()}
+
+
+def find_rules(rules: Sequence[Rule], topic: str) -> list[Rule]:
+    """The rules about `topic`. An exact id wins, then an exact title, then an exact keyword;
+    otherwise every rule whose id, title or keywords have words starting with the topic's."""
+    wanted = " ".join(topic.casefold().split())
+    tiers = (
+        lambda r: r.id.casefold() == wanted,
+        lambda r: r.title.casefold() == wanted,
+        lambda r: wanted in (k.casefold() for k in r.keywords),
+    )
+    for matches in tiers:
+        if found := [r for r in rules if matches(r)]:
+            return found
+    words = _words(wanted)
+    found = []
+    for rule in rules:
+        about = _words(" ".join((rule.id, rule.title, *rule.keywords)))
+        if words and all(any(a.startswith(w) for a in about) for w in words):
+            found.append(rule)
+    return found
+
+
+def rules_text(rules: Sequence[Rule], topic: str | None, ruleset: str) -> str:
+    """One rule in full, or the list of topics (when none is asked for, or several match)."""
+    if not rules:
+        return f"the {ruleset} ruleset has no rules text"
+    if topic is None:
+        return _topics(rules, f"Rules of {ruleset} (`rules TOPIC` shows one):")
+    found = find_rules(rules, topic)
+    if len(found) == 1:
+        rule = found[0]
+        paragraphs = [" ".join(p.split()) for p in rule.text.split("\n\n") if p.strip()]
+        body = "\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs)
+        return f"{rule.title} ({rule.id})\n{body}"
+    if found:
+        return _topics(found, f"Several rules are about {topic!r}; pick one:")
+    ids = [r.id for r in rules]
+    close = difflib.get_close_matches(topic.casefold(), ids, n=3)
+    hint = f" Close: {', '.join(close)}." if close else ""
+    raise CommandError(f"no rule about {topic!r}.{hint} (`rules` lists the topics)")
+
+
+def _topics(rules: Iterable[Rule], head: str) -> str:
+    rules = list(rules)
+    width = max(len(r.id) for r in rules)
+    return "\n".join([head, *(f"  {r.id:<{width}}  {r.title}" for r in rules)])
+
+
+def card_link(name: str) -> str:
+    """A Scryfall search for the card with exactly this name (built here, never fetched)."""
+    exact = quote('!"' + name + '"', safe="")
+    return f"{name}: {SCRYFALL_SEARCH}{exact}"
+
+
+def roll_dice(expr: str, rng: random.Random) -> str:
+    """Roll dice notation such as ``2d6+1``: ``2d6+1 [3, 5] = 9``. Limits are parse_expr's."""
+    dice = parse_expr(expr)
+    rolled = dice.roll(rng)
+    faces = f" [{', '.join(map(str, rolled.faces))}]" if rolled.faces else ""
+    return f"{dice.text}{faces} = {rolled.total}"

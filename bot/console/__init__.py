@@ -1,0 +1,139 @@
+"""``chaos-referee play``: a whole game of Chaos Magic in the terminal, no Discord needed.
+
+The console reads the commands of the slash commands as text (``chaos roll``, ``turn next``,
+``as Bob: chaos counter``), hands the actions to the game service, and prints what happened.
+A table's game is kept in the database, so ``--game NAME`` picks it up again later. With
+``--json`` it reads commands from stdin and writes one JSON object per line, for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from bot.config import Settings
+from bot.console.output import JsonOutput, Output, TextOutput
+from bot.console.session import Console, Options, parse_players
+from bot.console.terminal import piped_lines, prompted_lines
+from bot.service import GameService
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.tables.cli import SubParsers
+
+__all__ = ["Console", "Options", "add_play_parser", "options_from", "run_play"]
+
+EXIT_OK = 0
+EXIT_BUG = 3
+
+
+def add_play_parser(commands: SubParsers) -> None:
+    """Add ``play`` to the top-level command's subparsers."""
+    parser = commands.add_parser(
+        "play",
+        help="play a game in the terminal (the offline console)",
+        description="Play Chaos Magic in the terminal with the same commands as the Discord"
+        " bot's slash commands, typed as text (`chaos roll`, `as Bob: chaos counter`, `help`)."
+        " The game is saved as you go; the same --game resumes it.",
+    )
+    parser.add_argument("--ruleset", default="classic", metavar="R", help="classic, lists or deck")
+    parser.add_argument("--seed", type=int, metavar="S", help="make every roll repeatable")
+    parser.add_argument(
+        "--players", metavar="A,B,C", help="start a game for these players (the first hosts)"
+    )
+    parser.add_argument(
+        "--game", default="default", metavar="NAME", help="the table to play at (default: default)"
+    )
+    parser.add_argument("--db", type=Path, metavar="PATH", help="the database file (CHAOS_DB_PATH)")
+    parser.add_argument(
+        "--json", action="store_true", help="read stdin, write one JSON object per line"
+    )
+    parser.set_defaults(func=run_play)
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    """The console's options from parsed arguments (missing ones take their defaults)."""
+    db = getattr(args, "db", None) or Settings.from_env().db_path
+    players = getattr(args, "players", None)
+    return Options(
+        ruleset=getattr(args, "ruleset", None) or "classic",
+        seed=getattr(args, "seed", None),
+        players=parse_players(players) if players else (),
+        game=getattr(args, "game", None) or "default",
+        db=Path(db),
+        json=bool(getattr(args, "json", False)),
+        debug=bool(getattr(args, "debug", False)),
+    )
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """The ``play`` command: run a console session until quit or end of input."""
+    return play(options_from(args), sys.stdin, sys.stdout)
+
+
+def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
+    """One session on `stdin`/`stdout`; 0, or 3 if one of our bugs showed up on the way.
+
+    Lines are read between runs of the event loop, never inside it: Ctrl-C at the prompt then
+    only drops the line being typed, and during an action it abandons that action (which the
+    service saves whole or not at all).
+    """
+    interactive = stdin.isatty() and not options.json
+    out: Output = JsonOutput(stdout) if options.json else TextOutput(stdout, echo=not interactive)
+    with asyncio.Runner() as runner:
+        console = runner.run(_open(options, out))
+        try:
+            prompt = _Prompt()
+            if interactive:
+                prompt.text = runner.run(console.prompt())
+            lines = _lines(console, stdin, prompt if interactive else None)
+            for number, line in enumerate(lines, 1):
+                try:
+                    if not runner.run(console.handle(line, number)):
+                        break
+                    if interactive:
+                        prompt.text = runner.run(console.prompt())
+                except KeyboardInterrupt:
+                    if not interactive:
+                        raise
+                    out.info("Interrupted.")
+            if not options.json:
+                runner.run(console.close())
+        finally:
+            runner.run(console.service.close())
+    return EXIT_BUG if console.internal_errors else EXIT_OK
+
+
+async def _open(options: Options, out: Output) -> Console:
+    """Open the database and the service, and resume or start the table's game."""
+    options.db.parent.mkdir(parents=True, exist_ok=True)
+    store = await Store.open(options.db)
+    console = Console(GameService(store), options, out)
+    try:
+        await console.open()
+    except BaseException:
+        await console.service.close()
+        raise
+    return console
+
+
+def _lines(console: Console, stdin: TextIO, prompt: _Prompt | None) -> Iterator[str]:
+    if prompt is None:
+        return piped_lines(stdin)
+    # Line editing history lives next to the database, like the games themselves.
+    history = console.options.db.with_name(console.options.db.name + ".history")
+    return prompted_lines(prompt, history)
+
+
+class _Prompt:
+    """The prompt shows whose turn it is; the session updates it after each line."""
+
+    def __init__(self) -> None:
+        self.text = "chaos> "
+
+    def __call__(self) -> str:
+        return self.text

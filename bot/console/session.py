@@ -1,0 +1,201 @@
+"""One console session: a table (``--game NAME``), its game through the service, and the lines
+typed at it. Every game action goes through :class:`~bot.service.GameService`, exactly as the
+Discord front end's do; the console only translates lines and renders what comes back.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.commands import (
+    Command,
+    CommandError,
+    GameView,
+    Kind,
+    check_name,
+    parse,
+    player_id,
+    to_action,
+)
+from bot.console import queries
+from bot.console.output import Output
+from bot.engine import actions as a
+from bot.engine.errors import ChaosError
+from bot.engine.game import Game
+from bot.errors import NoGameError
+from bot.render import Names, render_status
+from bot.service import GameService, Outcome
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the console was started (``chaos-referee play ...``)."""
+
+    ruleset: str = "classic"
+    seed: int | None = None
+    players: tuple[str, ...] = ()
+    game: str = "default"
+    db: Path = Path("chaos-referee.db")
+    json: bool = False
+    debug: bool = False
+
+    @property
+    def scope(self) -> str:
+        """The service's scope for this console table."""
+        return f"console:{self.game}"
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """``--players Ann,Bob,Cy``: at least one name, each once (case doesn't count)."""
+    names = tuple(check_name(part) for part in text.split(","))
+    ids = [player_id(n) for n in names]
+    if len(set(ids)) != len(ids):
+        raise CommandError(f"--players names someone twice: {text}")
+    return names
+
+
+@dataclass
+class Console:
+    """Reads commands for one table and answers them through the service."""
+
+    service: GameService
+    options: Options
+    out: Output
+    internal_errors: int = 0
+    dice: random.Random = field(default_factory=random.Random)
+
+    def __post_init__(self) -> None:
+        if self.options.seed is not None:
+            self.dice = random.Random(f"console/{self.options.seed}")
+
+    async def current(self) -> Outcome | None:
+        """The game in progress at this table, if any."""
+        try:
+            return await self.service.current(self.options.scope)
+        except NoGameError:
+            return None
+
+    async def open(self) -> None:
+        """Resume the table's game, or start one for ``--players``, or say how to start."""
+        game = self.options.game
+        outcome = await self.current()
+        if outcome is not None:
+            extra = " (--players is ignored)" if self.options.players else ""
+            self.out.info(f"Resuming the game at table {game!r}{extra}.")
+            self.out.reply("game status", render_status(outcome.game.state, outcome.game.ruleset))
+            return
+        if self.options.players:
+            await self._start_for(self.options.players)
+            return
+        self.out.info(
+            f"No game at table {game!r} yet. Start one with `as Ann: game start"
+            f" {self.options.ruleset}`, then `game join Bob` and `game begin` (or run with"
+            " --players Ann,Bob). `help` lists every command."
+        )
+
+    async def _start_for(self, players: tuple[str, ...]) -> None:
+        host, *others = players
+        scope = self.options.scope
+        outcome = await self.service.start(
+            scope,
+            self.options.ruleset,
+            host=player_id(host),
+            host_name=host,
+            seed=self.options.seed,
+        )
+        events = list(outcome.events)
+        for name in others:
+            outcome = await self.service.act(scope, a.Join(actor=player_id(name), player_name=name))
+            events += outcome.events
+        outcome = await self.service.act(scope, a.Begin(actor=player_id(host)))
+        events += outcome.events
+        self.out.events(events, Names.of(outcome.game))
+
+    async def close(self) -> None:
+        """Say how to come back, if a game is in progress."""
+        if await self.current() is not None:
+            self.out.info(
+                f"The game is saved: `chaos-referee play --game {self.options.game}` picks it up."
+            )
+
+    async def prompt(self) -> str:
+        """``Bob (turn 5)> `` while a game is in progress, ``chaos> `` otherwise."""
+        outcome = await self.current()
+        if outcome is None:
+            return "chaos> "
+        state = outcome.game.state
+        if state.turn == 0:
+            return "lobby> "
+        who = state.players[state.active].name if state.active else "nobody"
+        return f"{who} (turn {state.turn})> "
+
+    async def handle(self, line: str, number: int) -> bool:
+        """Answer one line; False once the session should end. Never raises for bad input."""
+        shown = line.strip()
+        if shown and not shown.startswith("#"):
+            self.out.echo(shown if len(shown) <= 80 else shown[:79] + "…")
+        try:
+            command = parse(line)
+            if command is None:
+                return True
+            if command.kind is Kind.QUIT:
+                return False
+            await self._run(command)
+        except ChaosError as error:
+            self.out.error(str(error), number)
+        except Exception:
+            # Our bug, not the player's: say so, keep the session going (the game is safe:
+            # the service saves an action whole or not at all), and exit 3 at the end.
+            self.internal_errors += 1
+            if self.options.debug:
+                traceback.print_exc()
+            self.out.error("an internal error occurred (run again with --debug to see it)", number)
+        return True
+
+    async def _run(self, command: Command) -> None:
+        match command.kind:
+            case Kind.START:
+                await self._start(command)
+            case Kind.QUERY:
+                await queries.answer(self, command)
+            case Kind.ACTION:
+                await self._act(command)
+            case Kind.QUIT:  # pragma: no cover - handled by handle()
+                pass
+
+    async def _start(self, command: Command) -> None:
+        host = command.speaker
+        if host is None:
+            raise CommandError(
+                "say who hosts: `as Ann: game start"
+                f" {command.args['ruleset'] or self.options.ruleset}`"
+            )
+        seed = command.args["seed"]
+        outcome = await self.service.start(
+            self.options.scope,
+            command.args["ruleset"] or self.options.ruleset,
+            host=player_id(host),
+            host_name=host,
+            seed=self.options.seed if seed is None else seed,
+            life=command.args["life"],
+        )
+        self.out.events(outcome.events, Names.of(outcome.game))
+
+    async def _act(self, command: Command) -> None:
+        scope = self.options.scope
+        current = await self.current()
+        if current is None:
+            raise NoGameError(
+                f"There's no game in progress at table {self.options.game!r}:"
+                " start one with `as NAME: game start`."
+            )
+        action = to_action(command, view_of(current.game))
+        outcome = await self.service.act(scope, action)
+        self.out.events(outcome.events, Names.of(outcome.game))
+
+
+def view_of(game: Game) -> GameView:
+    return GameView.of(game.state, game.ruleset)

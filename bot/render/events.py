@@ -1,0 +1,108 @@
+"""Events as lines of text for a terminal: pure, no I/O, nothing about Discord.
+
+A resolution is drawn as a tree: each roll under the roll that asked for it, with ``├─`` and
+``└─``, and what an honoured roll leaves behind (its text, dice, effects, tokens) beneath it.
+Events that only keep the books (the ``action`` record, a drawn card before it is revealed
+again as a roll, a card to the discard pile) print nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.engine.events import Event, Roll
+from bot.render.lines import action_line, event_line, wrap
+from bot.render.names import Names
+
+
+def render_events(events: Iterable[Event], names: Names, *, actions: bool = False) -> str:
+    """The events as text, one or more lines each ('' when none of them shows).
+
+    With `actions`, each action is shown too (``» Ann: chaos roll``), as a log reads best.
+    """
+    return "\n".join(render_lines(list(events), names, actions=actions))
+
+
+class _Tree:
+    """Where each roll of a batch sits in its tree, and how the lines beneath it are indented."""
+
+    def __init__(self, events: Sequence[Event]) -> None:
+        self.last_child: dict[int, int] = {}
+        self.has_children: set[int] = set()
+        for event in events:
+            if event["type"] == "roll" and event["parent"] is not None:
+                self.last_child[event["parent"]] = event["id"]
+                self.has_children.add(event["parent"])
+        self.base: dict[int, str] = {}  # by roll id: the prefix its children's lines start with
+        self.indent = ""  # for the lines under the most recent roll; "" outside a resolution
+
+    def place(self, roll: Roll) -> str:
+        """The prefix of this roll's own line; remembers the indent of the lines under it."""
+        parent = roll["parent"]
+        if parent is None:
+            prefix = base = ""
+        else:
+            # A parent missing from the batch is a resolution going on after a choice.
+            above = self.base.get(parent, "")
+            last = self.last_child.get(parent) == roll["id"]
+            prefix = above + ("└─ " if last else "├─ ")
+            base = above + ("   " if last else "│  ")
+        self.base[roll["id"]] = base
+        self.indent = base + ("│  " if roll["id"] in self.has_children else "   ")
+        return prefix
+
+
+# Events that belong to the roll just shown, and are indented beneath it.
+_UNDER_A_ROLL = frozenset(
+    {"effect_started", "tokens", "list_changed", "life", "turn_order", "budget_exhausted"}
+)
+
+
+def render_lines(events: Sequence[Event], names: Names, *, actions: bool = False) -> list[str]:
+    """Each event's lines, in order (see :func:`render_events`)."""
+    tree = _Tree(events)
+    lines: list[str] = []
+    for event in events:
+        if event["type"] == "action" and actions:
+            lines.append(action_line(event["action"], names))
+            tree.indent = ""
+            continue
+        if event["type"] == "roll":
+            lines += _roll(event, names, tree.place(event), tree.indent)
+            continue
+        text = event_line(event, names)
+        if text is None:
+            continue
+        if event["type"] in _UNDER_A_ROLL:
+            text = tree.indent + text
+        else:
+            tree.indent = ""
+        lines.append(text)
+    return lines
+
+
+def _roll(roll: Roll, names: Names, prefix: str, indent: str) -> list[str]:
+    """A roll's line (who, list, dice, entry) and, when honoured, its text and inline dice."""
+    who = names.player(roll["player"])
+    top = roll["parent"] is None
+    if names.ruleset is not None and roll["table"] in names.ruleset.decks:
+        head = f"{who}'s card from the {names.table(roll['table'])}: " if top else ""
+        line = f"{prefix}{head}{roll['entry']['name']}"
+    else:
+        head = f"{who} rolls " if top else ""
+        slot = f"roll {roll['slot']}: " if roll["slot"] else ""
+        line = (
+            f"{prefix}{head}{slot}{names.table(roll['table'])} {names.dice(roll)}"
+            f" → {names.band(roll)} {roll['entry']['name']}"
+        )
+    if roll["ignored"]:
+        return [f"{line}  ✗ ignored: {roll['reason']}"]
+    if roll["reason"]:
+        line += f" ({roll['reason']})"
+    lines = [line]
+    if roll["text"]:
+        lines += wrap(roll["text"], indent)
+    for rolled in roll["inline"]:
+        faces = ", ".join(map(str, rolled["faces"]))
+        lines.append(f"{indent}dice: {rolled['expr']} [{faces}] = {rolled['total']}")
+    return lines

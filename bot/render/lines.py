@@ -1,0 +1,277 @@
+"""One event, one line: the words for every event that isn't a roll (rolls are drawn as trees
+in :mod:`bot.render.events`). Events that only keep the books print nothing.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from bot.engine import events as ev
+from bot.engine.events import Event, Json
+from bot.render.names import Names
+
+WIDTH = 100
+
+TOKENS = {"counter_roll": "CounterRoll", "roll_fork": "RollFork"}
+_LASTS = {
+    "end_of_turn": "until end of turn",
+    "permanent": "for the rest of the game",
+    "until_removed": "until removed",
+}
+_SPITE = {
+    "life_gain_roll": "one roll on the Chaos List, where only a result that gains life counts",
+    "spite_table": "a roll on the Spite list",
+    "deck_look": "a look at the top of the Chaos deck, to play one card face up",
+}
+_CHOICE = {
+    "keep": "{who} keeps one of these rolls",
+    "half": "{who} picks a half of the split card",
+    "spite": "{who} picks a card to play face up",
+}
+_SKIPPED = {
+    "skip": "skips this turn",
+    "away": "is away: their turn is passed over",
+    "extra": "isn't at the table: their extra turn is lost",
+}
+
+
+def wrap(text: str, indent: str, width: int = WIDTH) -> list[str]:
+    """Text from a table, wrapped to `width` with every line under `indent`."""
+    lines = textwrap.wrap(
+        text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+    )
+    return lines or [indent]
+
+
+def lasts(kind: str, turns: int, owner: str | None, names: Names) -> str:
+    """How long an effect lasts, in words."""
+    if kind == "next_turn":
+        return f"until {names.player(owner)}'s next turn" if owner else "until the next turn"
+    if kind == "turns":
+        return f"for {turns} turn{'s' * (turns != 1)}"
+    return _LASTS.get(kind, kind.replace("_", " "))
+
+
+_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode"})
+_NAMED_ARGS = frozenset({"seed", "life", "turns"})
+
+
+def describe_action(action: Json, names: Names) -> str:
+    """An action as typed, with names for ids: ``life lose Bob 3``."""
+    args = []
+    for key, value in action.items():
+        if key in _QUIET_ARGS or value in (None, False, "", [], ()):
+            continue
+        if isinstance(value, (list, tuple)):
+            args.append(",".join(names.player(str(v)) for v in value))
+        elif isinstance(value, str) and value in names.players:
+            args.append(names.player(value))
+        elif value is True:
+            args.append(key)
+        elif key in _NAMED_ARGS:
+            args.append(f"{key} {value}")
+        else:
+            args.append(str(value))
+    name = str(action.get("name", "?"))
+    if "mode" in action:
+        name += f" {action['mode']}"  # life set|gain|lose
+    return " ".join([name, *args])
+
+
+def action_line(action: Json, names: Names) -> str:
+    """An action as the log shows it: ``» Ann: life lose Bob 3``."""
+    return f"» {names.player(str(action.get('actor')))}: {describe_action(action, names)}"
+
+
+def event_line(event: Event, names: Names) -> str | None:
+    """One event as text (a choice lists its options on further lines); None when it prints
+    nothing."""
+    text = _TEXT.get(event["type"])
+    return None if text is None else text(event, names)
+
+
+def _game_started(e: ev.GameStarted, names: Names) -> str:
+    life = f", {e['life']} life" if e["life"] is not None else ""
+    return f"{e['name']} opens a {e['ruleset']} game (seed {e['seed']}{life})."
+
+
+def _begun(e: ev.GameBegun, names: Names) -> str:
+    return f"Seats are locked: {', '.join(names.player(p) for p in e['order'])}."
+
+
+def _turn(e: ev.TurnStarted, names: Names) -> str:
+    extra = " (extra turn)" if e["extra"] else ""
+    return f"── Turn {e['turn']} — {names.player(e['player'])}{extra} ──"
+
+
+def _turn_order(e: ev.TurnOrderChanged, names: Names) -> str:
+    who = names.player(e["player"])
+    if e["change"] == "extra":
+        return f"↻ {who} takes an extra turn after this one."
+    if e["change"] == "skip":
+        return f"↷ {who} skips their next turn."
+    seats = [names.player(p) for p in e["order"]]
+    if e["direction"] < 0:
+        seats.reverse()
+    if e["change"] == "reverse":
+        return f"⇄ play changes direction: {' → '.join(seats)}."
+    return f"New seating: {' → '.join(seats)}."
+
+
+def _waived(e: ev.RollRequirementWaived, names: Names) -> str:
+    by = names.player(e["by"])
+    return f"Turn {e['turn']} ends without its chaos roll (waived by {by})."
+
+
+def _effect_started(e: ev.EffectStarted, names: Names) -> str:
+    if e["kind"] == "world":
+        return f"+ #{e['id']} {e['name']} stays in play as a world enchantment."
+    if e["kind"] == "global":
+        return f"+ #{e['id']} {e['name']} stays in play as the Global."
+    how = lasts(e["lasts"], e["turns"], e["owner"], names)
+    whose = f", {names.player(e['owner'])}'s" if e["owner"] else ""
+    return f"+ #{e['id']} {e['name']} (effect{whose}) lasts {how}."
+
+
+def _effect_ended(e: ev.EffectEnded, names: Names) -> str:
+    return f"− #{e['id']} {names.effects.get(e['id'], '')} ends: {e['reason']}."
+
+
+def _tokens(e: ev.TokensChanged, names: Names) -> str:
+    token = TOKENS.get(e["token"], e["token"])
+    who = names.player(e["player"])
+    size = abs(e["delta"])
+    count = f"{size} {token}s" if size > 1 else f"a {token}"
+    if e["delta"] > 0:
+        return f"+ {who} gets {count}."
+    if e["reason"].startswith("spent"):
+        return f"− {who} spends {count}."
+    return f"− {who} loses {count} ({e['reason']})."
+
+
+def _list_changed(e: ev.ListChanged, names: Names) -> str:
+    if e["forced"] is not None:
+        return f"→ the next chaos roll goes to {names.table(e['forced'])} ({e['reason']})."
+    return f"→ the current list is {names.table(e['current'])} ({e['reason']})."
+
+
+def _stack(e: ev.StackPushed, names: Names) -> str | None:
+    who, target = names.player(e["player"]), names.item(e["target"])
+    if e["kind"] == "counter":
+        return f"{who} plays a CounterRoll on {target}."
+    if e["kind"] == "fork":
+        return f"{who} copies {target} with a RollFork:"
+    return None  # a roll: the roll event itself says it all
+
+
+def _countered(e: ev.StackCountered, names: Names) -> str:
+    return f"{names.item(e['item'])} {'is countered' if e['countered'] else 'stands again'}."
+
+
+def _drawn(e: ev.CardDrawn, names: Names) -> str | None:
+    if not e["face_down"] or e["player"] is None:
+        return None  # a Global or a spite look: the roll or the choice that follows shows it
+    return (
+        f"{names.player(e['player'])} draws a chaos card face down;"
+        " `chaos reveal` turns it up once everyone has passed."
+    )
+
+
+def _to_bottom(e: ev.CardsToBottom, names: Names) -> str:
+    count = len(e["cards"])
+    return f"{count} card{'s' * (count != 1)} go to the bottom of the {names.table(e['deck'])}."
+
+
+def _shuffled(e: ev.DeckShuffled, names: Names) -> str:
+    how = "reshuffled from its discard pile" if e["reshuffle"] else "shuffled"
+    return f"The {names.table(e['deck'])} is {how} ({len(e['order'])} cards)."
+
+
+def _offered(e: ev.ChoiceOffered, names: Names) -> str:
+    head = _CHOICE.get(e["kind"], "{who} chooses").format(who=names.player(e["player"]))
+    options = [f"   {n}) {o['name']}" for n, o in enumerate(e["options"], 1)]
+    return "\n".join([f"? {head} — `chaos choose N`:", *options])
+
+
+def _chosen(e: ev.ChoiceMade, names: Names) -> str:
+    option = names.options.get(e["option"], e["option"])
+    return f"{names.player(e['player'])} chooses {option}."
+
+
+def _life(e: ev.LifeChanged, names: Names) -> str:
+    change = f"{e['delta']:+d}" if e["delta"] else "±0"
+    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']})."
+
+
+def _spite_started(e: ev.SpiteStarted, names: Names) -> str:
+    spite = _SPITE.get(e["policy"], e["policy"])
+    return f"{names.player(e['player'])} would lose, and gets a spite: {spite}."
+
+
+def _spite_ended(e: ev.SpiteEnded, names: Names) -> str:
+    end = "survives the spite" if e["survived"] else "has had their spite"
+    return f"{names.player(e['player'])} {end}."
+
+
+def _away(e: ev.PlayerAway, names: Names) -> str:
+    turns = e["turns"]
+    span = f" for {turns} turn{'s' * (turns != 1)}" if turns else ""
+    return f"{names.player(e['player'])} steps away{span}."
+
+
+def _middle_added(e: ev.MiddleAdded, names: Names) -> str:
+    return f"#{e['card']} {e['name']} goes into the middle ({names.player(e['player'])})."
+
+
+def _middle_played(e: ev.MiddlePlayed, names: Names) -> str:
+    card = names.middle.get(e["card"], "")
+    return f"{names.player(e['player'])} plays #{e['card']} {card} from the middle."
+
+
+def _undone(e: ev.ActionUndone, names: Names) -> str:
+    action = names.actions.get(e["seq"])
+    if action is None:
+        return f"Undone: action {e['seq']}."
+    return f"Undone: {describe_action(action, names)} (by {names.player(action.get('actor'))})."
+
+
+def _ended(e: ev.GameEnded, names: Names) -> str:
+    winner = f" {names.player(e['winner'])} wins!" if e["winner"] else ""
+    return f"Game over: {e['reason']}.{winner}"
+
+
+# Each takes its own event type; the table is typed loosely because the key picks the type.
+_TEXT: dict[str, Callable[[Any, Names], str | None]] = {
+    "game_started": _game_started,
+    "player_joined": lambda e, names: f"{e['name']} joins the game.",
+    "player_left": lambda e, names: f"{names.player(e['player'])} leaves the lobby.",
+    "game_begun": _begun,
+    "turn_started": _turn,
+    "turn_skipped": lambda e, names: f"{names.player(e['player'])} {_SKIPPED[e['why']]}.",
+    "turn_order": _turn_order,
+    "roll_waived": _waived,
+    "budget_exhausted": lambda e, names: f"! the resolution stopped: {e['message']}.",
+    "effect_started": _effect_started,
+    "effect_ended": _effect_ended,
+    "tokens": _tokens,
+    "list_changed": _list_changed,
+    "stack": _stack,
+    "countered": _countered,
+    "card_drawn": _drawn,
+    "cards_to_bottom": _to_bottom,
+    "deck_shuffled": _shuffled,
+    "choice_offered": _offered,
+    "choice_made": _chosen,
+    "life": _life,
+    "spite_started": _spite_started,
+    "spite_ended": _spite_ended,
+    "player_out": lambda e, names: f"{names.player(e['player'])} is out: {e['reason']}.",
+    "player_away": _away,
+    "player_back": lambda e, names: f"{names.player(e['player'])} is back at the table.",
+    "middle_added": _middle_added,
+    "middle_played": _middle_played,
+    "undone": _undone,
+    "game_ended": _ended,
+}

@@ -1,0 +1,165 @@
+"""The status board: the whole table at a glance, as text (pure, no I/O)."""
+
+from __future__ import annotations
+
+from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
+from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
+from bot.render.lines import TOKENS, wrap
+from bot.render.names import Names
+
+
+def render_status(state: GameState, ruleset: Ruleset) -> str:
+    """Seats with life, tokens and marks; whose turn; the chaos source; effects; the middle;
+    any pending choice; and whether this turn's chaos roll has been made."""
+    names = Names({pid: p.name for pid, p in state.players.items()}, ruleset)
+    if state.phase is Phase.LOBBY:
+        joined = ", ".join(
+            p.name + (" (host)" if p.id == state.host else "") for p in state.players.values()
+        )
+        return (
+            f"{ruleset.name}: waiting to begin. At the table: {joined}.\n"
+            "More players: `game join NAME`; then `game begin` locks the seats."
+        )
+    lines = [_headline(state, ruleset, names)]
+    lines += _seats(state, names, once=ruleset.spite is SpitePolicy.DECK_LOOK)
+    lines += _chaos(state, ruleset, names)
+    lines += _effects(state, names)
+    lines += _middle(state, ruleset, names)
+    if state.pending is not None:
+        options = "  ".join(f"{n}) {name}" for n, (_, name) in enumerate(state.pending.options, 1))
+        lines.append(f"Waiting for {names.player(state.pending.player)} to choose: {options}")
+    return "\n".join(lines)
+
+
+def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:
+    if state.phase is Phase.ENDED:
+        winner = f" {names.player(state.winner)} won." if state.winner else ""
+        return f"{ruleset.name}: the game is over after {state.turn} turns.{winner}"
+    extra = " (an extra turn)" if state.extra_turn else ""
+    if state.active is None:
+        whose = f"{names.player(state.current)}'s turn{extra}, but they've left the table"
+        return f"{ruleset.name} · turn {state.turn} — {whose}: `turn next` moves on."
+    whose = f"{names.player(state.active)}'s turn"
+    if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
+        roll = "a chaos card lies face down: `chaos reveal`"
+    elif state.rolled:
+        roll = "this turn's chaos is done"
+    else:
+        roll = "this turn's chaos roll is still to make: `chaos roll`"
+    return f"{ruleset.name} · turn {state.turn} — {whose}{extra}; {roll}."
+
+
+def _marks(state: GameState, player: Player, once: bool) -> str:
+    """Short notes beside a seat; `once` is true where a spite can be used only once a game."""
+    marks: list[str] = []
+    if player.status is Status.OUT:
+        marks.append("out")
+    elif player.status is Status.AWAY:
+        left = player.away_turns
+        marks.append(f"away ({left} turn{'s' * (left != 1)})" if left is not None else "away")
+    if state.skips.get(player.id, 0):
+        marks.append("skips next turn")
+    if state.extra_queue.count(player.id):
+        marks.append(f"extra turn ×{state.extra_queue.count(player.id)}")
+    if player.spiting:
+        marks.append("spiting")
+    elif once and player.spited and player.status is not Status.OUT:
+        marks.append("spite used")
+    if player.id == state.host:
+        marks.append("host")
+    return f"  [{', '.join(marks)}]" if marks else ""
+
+
+def _seats(state: GameState, names: Names, *, once: bool) -> list[str]:
+    order = list(state.order)
+    arrow = "→" if state.direction > 0 else "←"
+    lines = [f"Seats (play goes {arrow}):"]
+    width = max((len(state.players[p].name) for p in order), default=0)
+    tracked = any(state.players[p].life is not None for p in order)
+    for pid in order:
+        player = state.players[pid]
+        turn = "▶" if pid == state.active else " "
+        life = (
+            "" if not tracked else "        " if player.life is None else f"{player.life:>4} life"
+        )
+        tokens = "  ".join(
+            f"{TOKENS.get(t, t)} ×{n}" for t, n in sorted(player.tokens.items()) if n > 0
+        )
+        tokens = f"  {tokens}" if tokens else ""
+        line = f" {turn} {player.name:<{width}} {life}{tokens}{_marks(state, player, once)}"
+        lines.append(line.rstrip())
+    return lines
+
+
+def _chaos(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+    if ruleset.chaos is ChaosSource.DECK:
+        lines = []
+        for deck_id, deck in sorted(state.decks.items()):
+            lines.append(
+                f"{names.table(deck_id)}: {len(deck.draw)} to draw, {len(deck.discard)} discarded"
+            )
+        return lines
+    if ruleset.chaos is ChaosSource.PROGRESSION:
+        current = state.current_list or ruleset.lists[0]
+        line = f"Current list: {names.table(current)}"
+        if state.forced_list is not None:
+            line += f"; the next chaos roll goes to {names.table(state.forced_list)}"
+        return [line]
+    return [f"Chaos roll on: {names.table(ruleset.chaos_table)}"]
+
+
+def remaining(effect: ActiveEffect, names: Names) -> str:
+    """How much longer an effect lasts, as the board shows it."""
+    match effect.lasts:
+        case Lasts.END_OF_TURN:
+            return "until end of turn"
+        case Lasts.NEXT_TURN:
+            return f"until {names.player(effect.owner)}'s next turn"
+        case Lasts.TURNS:
+            left = effect.turns_left
+            return f"{left} turn{'s' * (left != 1)} left, this one included"
+        case Lasts.PERMANENT:
+            return "permanent"
+        case Lasts.UNTIL_REMOVED:
+            return "until removed"
+
+
+def effect_lines(state: GameState, names: Names) -> list[str]:
+    """One line per effect in play: worlds and the Global first, then timed effects."""
+    ordered = sorted(state.effects.values(), key=lambda e: (e.kind == "effect", e.id))
+    lines = []
+    for effect in ordered:
+        if effect.kind == "effect":
+            what = f"{names.player(effect.owner)}'s, {remaining(effect, names)}"
+        else:
+            what = "world enchantment" if effect.kind == "world" else "the Global"
+        lines.append(f"  #{effect.id} {effect.name} ({what})")
+        if effect.text:
+            lines += wrap(effect.text, "      ")
+    return lines
+
+
+def _effects(state: GameState, names: Names) -> list[str]:
+    found = effect_lines(state, names)
+    return ["In play:", *found] if found else ["In play: nothing lasting."]
+
+
+def middle_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+    """The cards in the middle, and whether each may be played now."""
+    lines = []
+    for card in sorted(state.middle.values(), key=lambda c: c.id):
+        ready = ""
+        if ruleset.zone is ZonePolicy.MIDDLE and card.id not in state.middle_ready:
+            ready = ", playable from next turn"
+        lines.append(
+            f"  #{card.id} {card.name} (from {names.player(card.player)}, turn {card.turn}{ready})"
+        )
+    return lines
+
+
+def _middle(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+    if ruleset.zone is ZonePolicy.NONE:
+        return []
+    cards = middle_lines(state, ruleset, names)
+    title = "The middle world" if ruleset.zone is ZonePolicy.MIDDLE_WORLD else "The middle"
+    return [f"{title}:", *cards] if cards else [f"{title}: empty."]

@@ -1,0 +1,300 @@
+"""The text grammar: each line becomes the right command, action or error."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.commands import (
+    MAX_LINE,
+    SPECS,
+    CommandError,
+    GameView,
+    Kind,
+    card_link,
+    find_rules,
+    help_text,
+    parse,
+    player_id,
+    roll_dice,
+    rules_text,
+    to_action,
+)
+from bot.engine import actions as a
+from bot.engine.errors import DiceError
+from bot.tables import find_ruleset
+
+VIEW = GameView(
+    players={"ann": "Ann", "bob smith": "Bob Smith", "cy": "Cy"},
+    host="ann",
+    active="cy",
+    lists={"chaos": "Chaos List", "wacky": "WackyLand"},
+    options=(("17", "Fog"), ("18", "Giant Growth")),
+)
+
+
+def action(line: str, view: GameView = VIEW) -> a.Action:
+    command = parse(line)
+    assert command is not None
+    return to_action(command, view)
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "args"),
+    [
+        ("game start classic", "game start", {"ruleset": "classic", "life": None, "seed": None}),
+        (
+            "game start lists life 30 seed 7",
+            "game start",
+            {"ruleset": "lists", "life": 30, "seed": 7},
+        ),
+        ("game start seed 7", "game start", {"ruleset": None, "life": None, "seed": 7}),
+        ("game status", "game status", {}),
+        ("game export", "game export", {"file": None}),
+        ("game export out/log.jsonl", "game export", {"file": "out/log.jsonl"}),
+        ("chaos log", "chaos log", {"count": 20}),
+        ("chaos log 5", "chaos log", {"count": 5}),
+        ("effects list", "effects list", {}),
+        ("middle list", "middle list", {}),
+        ("rules", "rules", {"topic": None}),
+        ("rules  spite   roll ", "rules", {"topic": "spite roll"}),
+        ("table list", "table list", {}),
+        ("table show wacky", "table show", {"table": "wacky"}),
+        ("card Black Lotus", "card", {"name": "Black Lotus"}),
+        ("roll dice 2d6+1", "roll dice", {"expr": "2d6+1"}),
+        ("help", "help", {"group": None}),
+        ("help chaos", "help", {"group": "chaos"}),
+        ("HELP Chaos", "help", {"group": "chaos"}),
+        ("quit", "quit", {}),
+        ("exit", "quit", {}),
+    ],
+)
+def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]) -> None:
+    command = parse(line)
+    assert command is not None
+    assert command.name == name
+    assert dict(command.args) == args
+    assert command.kind is not Kind.ACTION
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("game join Dee", a.Join(actor="dee", player_name="Dee")),
+        ("game join  Dee   Lee ", a.Join(actor="dee lee", player_name="Dee Lee")),
+        ("game leave", a.Leave(actor="cy")),
+        ("game begin", a.Begin(actor="cy")),
+        ("game begin cy, ANN,bob smith", a.Begin(actor="cy", order=("cy", "ann", "bob smith"))),
+        ("game end", a.End(actor="cy", referee=True)),
+        ("turn next", a.NextTurn(actor="cy")),
+        ("turn next override", a.NextTurn(actor="cy", override=True, referee=True)),
+        ("Turn Next Override", a.NextTurn(actor="cy", override=True, referee=True)),
+        ("turn extra", a.ExtraTurn(actor="cy")),
+        ("turn extra ann", a.ExtraTurn(actor="cy", player="ann")),
+        ("turn skip Bob Smith", a.SkipTurn(actor="cy", player="bob smith")),
+        ("turn reverse", a.Reverse(actor="cy")),
+        (
+            "turn seats Cy,Ann,Bob Smith",
+            a.Seats(actor="cy", referee=True, order=("cy", "ann", "bob smith")),
+        ),
+        ("chaos roll", a.RollChaos(actor="cy")),
+        ("chaos roll wacky", a.RollChaos(actor="cy", table="wacky")),
+        ("chaos roll WackyLand", a.RollChaos(actor="cy", table="wacky")),
+        ("chaos roll nowhere", a.RollChaos(actor="cy", table="nowhere")),
+        ("chaos reveal", a.Reveal(actor="cy")),
+        ("chaos counter", a.Counter(actor="cy")),
+        ("chaos fork", a.Fork(actor="cy")),
+        ("chaos spite", a.Spite(actor="cy")),
+        ("chaos spite ann", a.Spite(actor="cy", player="ann")),
+        ("chaos global", a.RollGlobal(actor="cy")),
+        ("chaos choose 2", a.Choose(actor="cy", option="18")),
+        ("chaos choose fog", a.Choose(actor="cy", option="fog")),
+        ("chaos choose 9", a.Choose(actor="cy", option="9")),
+        ("chaos undo", a.Undo(actor="cy", referee=True)),
+        ("effects end 7", a.EndEffect(actor="cy", effect=7)),
+        ("effects end #7", a.EndEffect(actor="cy", effect=7)),
+        ("middle add Black  Lotus", a.MiddleAdd(actor="cy", card="Black Lotus")),
+        ("middle play 12", a.MiddlePlay(actor="cy", card=12)),
+        ("life set 20", a.Life(actor="cy", mode="set", amount=20)),
+        ("life gain ann 3", a.Life(actor="cy", player="ann", mode="gain", amount=3)),
+        ("life lose Bob Smith 4", a.Life(actor="cy", player="bob smith", mode="lose", amount=4)),
+        ("player away", a.Away(actor="cy")),
+        ("player away 2", a.Away(actor="cy", turns=2)),
+        ("player away ann", a.Away(actor="cy", player="ann")),
+        ("player away Bob Smith 3", a.Away(actor="cy", player="bob smith", turns=3)),
+        ("player back ann", a.Back(actor="cy", player="ann")),
+    ],
+)
+def test_action_lines_build_the_engine_action(line: str, expected: a.Action) -> None:
+    assert action(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "actor"),
+    [
+        ("as Ann: chaos counter", "ann"),
+        ("as ann : chaos counter", "ann"),
+        ("AS bob smith:chaos counter", "bob smith"),
+        ("as Bob: chaos counter", "bob smith"),  # a unique start of a name will do
+    ],
+)
+def test_as_name_acts_as_that_player(line: str, actor: str) -> None:
+    assert action(line) == a.Counter(actor=actor)
+
+
+def test_without_as_the_active_player_acts_or_else_the_host() -> None:
+    assert action("chaos roll").actor == "cy"
+    nobody = GameView(players=VIEW.players, host="ann", active=None)
+    assert action("chaos roll", nobody).actor == "ann"
+
+
+def test_a_choice_is_answered_by_the_player_who_has_it() -> None:
+    view = GameView(
+        players=VIEW.players, host="ann", active="cy", options=VIEW.options, chooser="ann"
+    )
+    assert action("chaos choose 1", view) == a.Choose(actor="ann", option="17")
+    assert action("as Cy: chaos choose 1", view) == a.Choose(actor="cy", option="17")
+
+
+def test_as_keeps_the_speaker_for_game_start() -> None:
+    command = parse("as Ann Lee: game start classic")
+    assert command is not None
+    assert (command.name, command.speaker) == ("game start", "Ann Lee")
+    assert command.kind is Kind.START
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("chaos rol", "did you mean `chaos roll`?"),
+        ("chaso roll", "did you mean `chaos roll`?"),
+        ("tunr next", "did you mean `turn next`?"),
+        ("efects list", "did you mean `effects list`?"),
+        ("chaos", "`chaos` needs one of: roll, reveal"),
+        ("xyzzy", "unknown command 'xyzzy' (`help` lists the commands)"),
+        ("turn reverse now", "`turn reverse` takes nothing after it"),
+        ("turn next please", "only takes `override`"),
+        ("chaos log lots", "COUNT must be a whole number"),
+        ("chaos log 0", "COUNT must be from 1 to 200"),
+        ("effects end", "ID must be a whole number"),
+        ("middle play x", "usage: middle play ID"),
+        ("life set Bob", "say how much life (usage: life set [PLAYER] N)"),
+        ("life lose -3", "N must be from 0"),
+        ("game join", "say who joins"),
+        ("game join Ann, Bob", "can't contain a comma"),
+        ("game start classic life", "`life` needs a number"),
+        ("game start classic lists", "unexpected 'lists'"),
+        ("turn seats", "name every player"),
+        ("chaos choose", "say which option"),
+        ("chaos roll a b", "one list at most"),
+        ("as Bob chaos roll", "with a colon after the name"),
+        ("as Bob:", "say what Bob does after the colon"),
+        ("table show", "name a list or deck"),
+        ("roll dice", "say which dice"),
+        ("card", "name the card"),
+        ("x" * (MAX_LINE + 1), "500 at most"),
+    ],
+)
+def test_bad_lines_get_one_line_with_a_hint(line: str, message: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse(line)
+    text = str(caught.value)
+    assert message in text
+    assert "\n" not in text
+
+
+@pytest.mark.parametrize("line", ["", "   ", "# a comment", "  # another"])
+def test_blank_lines_and_comments_are_nothing(line: str) -> None:
+    assert parse(line) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("turn extra Zed", "there's no player 'Zed' in this game (players: Ann, Bob Smith, Cy)"),
+        ("as Zed: chaos roll", "there's no player 'Zed'"),
+        ("game begin Ann, Zed", "there's no player 'Zed'"),
+        ("life set Dan 4", "there's no player 'Dan'"),
+    ],
+)
+def test_unknown_players_are_named_with_the_players_there_are(line: str, message: str) -> None:
+    with pytest.raises(CommandError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        action(line)
+
+
+def test_an_ambiguous_start_of_a_name_asks_which() -> None:
+    view = GameView(players={"bo": "Bo", "bob": "Bob", "cy": "Cy"}, host="bo")
+    assert action("turn extra bo", view) == a.ExtraTurn(actor="bo", player="bo")
+    two = GameView(players={"bobby": "Bobby", "bob smith": "Bob Smith"}, host="bobby")
+    with pytest.raises(CommandError, match="could be Bobby, Bob Smith"):
+        action("turn extra bob", two)
+
+
+def test_queries_are_not_actions() -> None:
+    command = parse("game status")
+    assert command is not None
+    with pytest.raises(CommandError, match="isn't something a player does"):
+        to_action(command, VIEW)
+
+
+def test_player_ids_ignore_case_and_spacing() -> None:
+    assert player_id("  Bob   Smith ") == "bob smith"
+
+
+def test_every_command_has_help_written_for_players() -> None:
+    for spec in SPECS.values():
+        assert spec.help, spec.name
+        assert spec.usage.startswith(spec.name)
+    text = help_text()
+    assert "as NAME:" in text
+    assert "trusted as the referee" in text
+    assert "chaos choose OPTION" in help_text("chaos")
+    assert "life lose [PLAYER] N" in help_text("life")
+    with pytest.raises(CommandError, match="Did you mean `help chaos`"):
+        help_text("chaso")
+
+
+def test_rules_topics_match_ids_titles_and_keywords() -> None:
+    rules = find_ruleset("classic").rules
+    assert [r.id for r in find_rules(rules, "the-chaos-roll")] == ["the-chaos-roll"]
+    assert [r.id for r in find_rules(rules, "d200")] == ["the-chaos-roll"]
+    assert [r.id for r in find_rules(rules, "THE CHAOS PHASE")] == ["chaos-phase"]
+    assert "The Chaos Roll" in rules_text(rules, "d200", "classic")
+    listing = rules_text(rules, None, "classic")
+    assert listing.startswith("Rules of classic")
+    assert "chaos-phase" in listing
+    with pytest.raises(CommandError, match="no rule about 'zzzz'"):
+        rules_text(rules, "zzzz", "classic")
+
+
+def test_an_ambiguous_topic_lists_the_rules_it_could_mean() -> None:
+    rules = find_ruleset("classic").rules
+    found = find_rules(rules, "turn")
+    assert len(found) > 1
+    text = rules_text(rules, "turn", "classic")
+    assert text.startswith("Several rules are about 'turn'")
+    assert "turn-order" in text
+
+
+def test_an_exact_id_beats_a_keyword() -> None:
+    rules = find_ruleset("lists").rules
+    assert [r.id for r in find_rules(rules, "spite")] == ["spite"]
+
+
+def test_card_links_are_built_without_a_network_call() -> None:
+    assert card_link("Black Lotus") == (
+        "Black Lotus: https://scryfall.com/search?q=%21%22Black%20Lotus%22"
+    )
+
+
+def test_dice_are_rolled_with_their_faces_and_bombs_are_refused() -> None:
+    text = roll_dice("2d6+1", random.Random(1))
+    assert text.startswith("2d6+1 [")
+    faces, total = text[len("2d6+1 [") :].split("] = ")
+    assert sum(map(int, faces.split(", "))) + 1 == int(total)
+    with pytest.raises(DiceError):
+        roll_dice("1000d1000", random.Random(1))
+    with pytest.raises(DiceError):
+        roll_dice("2x6", random.Random(1))

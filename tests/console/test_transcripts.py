@@ -1,0 +1,380 @@
+"""The real `chaos-referee` as a subprocess: a transcript per ruleset, resuming, and --json.
+
+Each test feeds stdin to a fresh process with its own database in a temporary folder and checks
+the meaningful lines of stdout, in order. Seeds make every run play the same game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import DISCORD_HINT
+
+SETTINGS = ("DISCORD_TOKEN", "CHAOS_DB_PATH", "CHAOS_LOG_LEVEL", "CHAOS_IDLE_DAYS")
+
+
+def run(
+    folder: Path, *args: str, stdin: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python -m bot ARGS` in `folder`, with no settings from the caller's environment."""
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=folder,
+        env={**clean, **(env or {})},
+    )
+
+
+def play(folder: Path, *args: str, stdin: str) -> str:
+    """A console session that must end cleanly; its stdout."""
+    result = run(folder, "play", "--db", str(folder / "games.db"), *args, stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "Traceback" not in result.stdout
+    assert "internal error" not in result.stdout
+    return result.stdout
+
+
+def assert_in_order(stdout: str, *patterns: str) -> list[re.Match[str]]:
+    """Each pattern matches a whole line of stdout, each after the line the previous one matched."""
+    lines = stdout.splitlines()
+    at = 0
+    found = []
+    for pattern in patterns:
+        for i in range(at, len(lines)):
+            if match := re.fullmatch(pattern, lines[i]):
+                found.append(match)
+                at = i + 1
+                break
+        else:
+            shown = "\n".join(lines[at:])
+            raise AssertionError(f"no line matches {pattern!r} after line {at}:\n{shown}")
+    return found
+
+
+def block(stdout: str, command: str) -> list[str]:
+    """The lines a command printed: after its echo, up to the next echo or the goodbye."""
+    lines = stdout.splitlines()
+    start = lines.index(f"> {command}") + 1
+    end = start
+    while end < len(lines) and not lines[end].startswith(("> ", "The game is saved")):
+        end += 1
+    return lines[start:end]
+
+
+CLASSIC = """\
+turn next
+chaos roll
+chaos rol
+as Zed: chaos roll
+turn next
+as Bob: chaos roll
+as Bob: chaos counter
+life lose Cy 25
+chaos undo
+turn next override
+game status
+rules spite
+help turn
+"""
+
+
+def test_classic_transcript(tmp_path: Path) -> None:
+    stdout = play(tmp_path, "--players", "Ann,Bob,Cy", "--seed", "3", stdin=CLASSIC)
+    assert_in_order(
+        stdout,
+        r"Ann opens a classic game \(seed 3, 20 life\)\.",
+        r"Seats are locked: Ann, Bob, Cy\.",
+        r"Ann rolls EnchantWorldLand d20 \[\d+\] = \d+ → #\d+ .+",
+        r" +\+ #\d+ .+ stays in play as a world enchantment\.",
+        r"── Turn 1 — Ann ──",
+        r"> turn next",
+        r"! Ann hasn't made this turn's chaos roll yet \(a referee can override\)",
+        r"> chaos roll",
+        r"Ann rolls Chaos List d20×d10 \[\d+, \d+\] = \d+ → #\d+ .+",
+        r"> chaos rol",
+        r"! `chaos` has no 'rol': did you mean `chaos roll`\? .*",
+        r"> as Zed: chaos roll",
+        r"! there's no player 'Zed' in this game \(players: Ann, Bob, Cy\)",
+        r"> turn next",
+        r"── Turn 2 — Bob ──",
+        r"Bob rolls Chaos List d20×d10 .+",
+        r"> as Bob: chaos counter",
+        r"! Bob has no CounterRoll",
+        r"> life lose Cy 25",
+        r"Cy: -5 life \(-25, lose by Bob\)\.",
+        r"Cy would lose, and gets a spite: one roll on the Chaos List, .+",
+        r"Cy rolls Chaos List d20×d10 .+",
+        r"Cy (is out: .+|survives the spite)\.",
+        r"> chaos undo",
+        r"Undone: life lose Cy 25 \(by Bob\)\.",
+        r"> turn next override",
+        r"── Turn 3 — Cy ──",
+        r"> game status",
+        r"Classic Chaos · turn 3 — Cy's turn; this turn's chaos roll is still to make: .+",
+        r" ▶ Cy +20 life",
+        r"> rules spite",
+        r"The Spite Roll \(spite-roll\)",
+        r"> help turn",
+        r"turn next \[override\]",
+        r"The game is saved: `chaos-referee play --game default` picks it up\.",
+    )
+    # The same seed and the same commands play the same game.
+    again = tmp_path / "again"
+    again.mkdir()
+    assert play(again, "--players", "Ann,Bob,Cy", "--seed", "3", stdin=CLASSIC) == stdout
+
+
+LISTS = """\
+as Ann: game start lists seed 11
+game join Bob
+game join Cy
+game begin
+chaos roll
+middle add Black Lotus
+middle list
+turn next
+as cy: player away 1
+chaos roll
+game status
+turn next
+chaos roll Vortex
+table show nowhere
+game end
+game status
+game export log.jsonl
+"""
+
+
+def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
+    stdout = play(tmp_path, "--game", "friday", stdin=LISTS)
+    found = assert_in_order(
+        stdout,
+        r"No game at table 'friday' yet\. Start one with .+",
+        r"Ann opens a lists game \(seed 11, 20 life\)\.",
+        r"Bob joins the game\.",
+        r"Seats are locked: Ann, Bob, Cy\.",
+        r"Ann rolls Global d12×d10 \[\d+, \d+\] = \d+ → #\d+-\d+ .+",
+        r" +\+ #\d+ .+ stays in play as the Global\.",
+        r"── Turn 1 — Ann ──",
+        r"Ann rolls List A d8×d10 .+",
+        r"#(\d+) Black Lotus goes into the middle \(Ann\)\.",
+        r"> middle list",
+        r"  #(\d+) Black Lotus \(from Ann, turn 1\)",
+        r"── Turn 2 — Bob ──",
+        r"Cy steps away for 1 turn\.",
+        r"Bob rolls List [AB] d8×d10 .+",
+        r"Chaos Lists A–F · turn 2 — Bob's turn; this turn's chaos is done\.",
+        r"   Cy +20 life  \[away \(1 turn\)\]",
+        r"Current list: List [AB]",
+        r"The middle world:",
+        r"Cy is away: their turn is passed over\.",
+        r"── Turn 3 — Ann ──",
+        r"Ann rolls The Vortex 3d8 \[\d+, \d+, \d+\] = \d+ → #\d+ .+",
+        r"! Chaos Lists A–F has no list or deck 'nowhere'\. .+",
+        r"Game over: ended by Ann\.",
+        r"! There's no game in progress at table 'friday'\.",
+        r"Wrote the log \((\d+) events\) to log\.jsonl\.",
+    )
+    assert found[8].group(1) == found[10].group(1)  # the card keeps its number
+    exported = (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(exported) == int(found[-1].group(1))
+    events = [json.loads(line) for line in exported]
+    assert events[0]["action"]["name"] == "game start"
+    assert events[-1]["type"] == "game_ended"
+    assert "The game is saved" not in stdout  # nothing left in progress to come back to
+
+
+DECK = """\
+chaos roll
+turn next
+chaos reveal
+chaos choose 1
+as Cy: chaos spite
+chaos choose 1
+chaos choose 2
+game status
+as Cy: chaos spite
+"""
+
+
+def test_deck_transcript(tmp_path: Path) -> None:
+    stdout = play(
+        tmp_path, "--ruleset", "deck", "--players", "Ann,Bob,Cy", "--seed", "5", stdin=DECK
+    )
+    assert_in_order(
+        stdout,
+        r"Ann opens a deck game \(seed 5\)\.",
+        r"The Chaos deck is shuffled \(\d+ cards\)\.",
+        r"The Global deck is shuffled \(\d+ cards\)\.",
+        r"Ann's card from the Global deck: .+ \(the next Global\)",
+        r"── Turn 1 — Ann ──",
+        r"> chaos roll",
+        r"Ann draws a chaos card face down; `chaos reveal` turns it up once everyone has passed\.",
+        r"> turn next",
+        r"! the face-down chaos card must be revealed first",
+        r"> chaos reveal",
+        r"Ann's card from the Chaos deck: .+",
+        r"> as Cy: chaos spite",
+        r"Cy would lose, and gets a spite: a look at the top of the Chaos deck, .+",
+        r"\? Cy picks a card to play face up — `chaos choose N`:",
+        r"   1\) .+",
+        r"> chaos choose 1",
+        r"Cy chooses .+\.",
+        r"\d+ cards go to the bottom of the Chaos deck\.",
+        # With this seed, the card Cy picks is a split card: Cy picks a half too.
+        r"\? Cy picks a half of the split card — `chaos choose N`:",
+        r"> chaos choose 2",
+        r"Cy's card from the Chaos deck: .+ \(played as a spite: it can't be countered\)",
+        r"> game status",
+        r"   Cy +\[spite used\]",
+        r"Chaos deck: \d+ to draw, \d+ discarded",
+        r"> as Cy: chaos spite",
+        r"Cy is out: .*the spite was already used.*",
+    )
+
+
+RESUME_FIRST = """\
+chaos roll
+turn next
+chaos roll
+effects list
+"""
+RESUME_SECOND = """\
+effects list
+game status
+turn next
+"""
+
+
+def test_a_second_process_resumes_the_game(tmp_path: Path) -> None:
+    first = play(
+        tmp_path, "--game", "club", "--players", "Ann,Bob", "--seed", "4", stdin=RESUME_FIRST
+    )
+    assert_in_order(first, r"── Turn 2 — Bob ──", r"Bob rolls .+")
+    effects = block(first, "effects list")
+    assert effects[0] == "In play:"
+    assert len(effects) >= 2
+
+    second = play(tmp_path, "--game", "club", stdin=RESUME_SECOND)
+    assert_in_order(
+        second,
+        r"Resuming the game at table 'club'\.",
+        r"Classic Chaos · turn 2 — Bob's turn; this turn's chaos is done\.",
+        r"> turn next",
+        r"── Turn 3 — Ann ──",
+    )
+    assert block(second, "effects list") == effects  # the effects carried over, ids and all
+
+    third = play(tmp_path, "--game", "club", "--players", "Cy,Dee", stdin="game status\n")
+    assert third.startswith("Resuming the game at table 'club' (--players is ignored).\n")
+    assert_in_order(third, r"Classic Chaos · turn 3 — Ann's turn; .+")
+
+    other = play(tmp_path, "--game", "other", stdin="game status\n")
+    assert other.startswith("No game at table 'other' yet.")
+    assert "! There's no game in progress at table 'other'." in other
+
+
+def test_quit_ends_the_session_and_later_lines_are_not_read(tmp_path: Path) -> None:
+    stdout = play(tmp_path, "--players", "Ann", "--seed", "1", stdin="quit\nchaos roll\n")
+    assert "Ann rolls Chaos List" not in stdout
+    assert stdout.rstrip().endswith("picks it up.")
+
+
+JSON_SESSION = "\n".join(
+    [
+        "chaos roll",
+        "this is garbage",
+        "turn next",
+        '{"json": "is not a command"}',
+        "as Zed: chaos roll",
+        "x" * 600,
+        "",
+        "game status",
+        "chaos log 3",
+        "quit",
+        "chaos roll",
+    ]
+)
+
+
+def test_json_mode_writes_one_object_per_line_and_survives_bad_lines(tmp_path: Path) -> None:
+    stdout = play(tmp_path, "--json", "--players", "Ann,Bob", "--seed", "2", stdin=JSON_SESSION)
+    objects = [json.loads(line) for line in stdout.splitlines()]
+    assert all(isinstance(o, dict) and isinstance(o.get("type"), str) for o in objects)
+    errors = [o for o in objects if o["type"] == "error"]
+    assert [e["line"] for e in errors] == [2, 4, 5, 6]
+    assert errors[0]["message"].startswith("unknown command 'this'")
+    assert errors[1]["message"].startswith("unknown command '{\"json\":'")
+    assert "no player 'Zed'" in errors[2]["message"]
+    assert "500 at most" in errors[3]["message"]
+    types = [o["type"] for o in objects]
+    # Processing went on after the garbage: the next turn started.
+    assert types.index("turn_started", types.index("error")) > types.index("error")
+    rolls = [o for o in objects if o["type"] == "roll"]
+    assert set(rolls[0]) >= {"id", "turn", "player", "table", "dice", "result", "entry", "depth"}
+    status = next(o for o in objects if o["type"] == "reply")
+    assert status["command"] == "game status"
+    assert "turn 2 — Bob's turn" in status["text"]
+    # The log's three events come last: `quit` ended the session before the last roll.
+    assert types[-4] == "reply"
+    assert not {"reply", "error", "info"} & set(types[-3:])
+    assert types.count("roll") == 2  # the start roll and the first chaos roll
+
+
+def test_without_a_token_the_bare_command_opens_the_console(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={
+            **{k: v for k, v in os.environ.items() if k not in SETTINGS},
+            "CHAOS_DB_PATH": str(tmp_path / "x.db"),
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == DISCORD_HINT
+    assert sum("DISCORD_TOKEN" in line for line in lines) == 1
+    assert "No game at table 'default' yet." in result.stdout
+    assert (tmp_path / "x.db").exists()
+
+
+def test_with_a_token_from_dotenv_the_bare_command_says_the_bot_comes_next(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\n", encoding="utf-8")
+    result = run(tmp_path, stdin="")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 1
+    assert "Discord bot arrives with the next issue" in result.stdout
+    assert not (tmp_path / "chaos-referee.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--players", "Ann", "--ruleset", "nope"), "there is no ruleset 'nope'"),
+        (("--players", "Ann,ann"), "--players names someone twice"),
+        (("--players", "Ann,,Bob"), "a player needs a name"),
+    ],
+)
+def test_bad_options_exit_1_with_a_message(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    result = run(tmp_path, "play", "--db", str(tmp_path / "g.db"), *args)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
