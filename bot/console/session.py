@@ -5,6 +5,7 @@ Discord front end's do; the console only translates lines and renders what comes
 
 from __future__ import annotations
 
+import getpass
 import random
 import traceback
 from dataclasses import dataclass, field
@@ -91,9 +92,9 @@ class Console:
             await self._start_for(self.options.players)
             return
         self.out.info(
-            f"No game at table {game!r} yet. Start one with `as Ann: game start"
-            f" {self.options.ruleset}`, then `game join Bob` and `game begin` (or run with"
-            " --players Ann,Bob). `help` lists every command."
+            f"No game at table {game!r} yet. Start one with `game start {self.options.ruleset}`"
+            " (you host; `as Ann: game start ...` to host as Ann), then `game join Bob` and"
+            " `game begin` (or run with --players Ann,Bob). `help` lists every command."
         )
 
     async def _start_for(self, players: tuple[str, ...]) -> None:
@@ -167,12 +168,8 @@ class Console:
                 pass
 
     async def _start(self, command: Command) -> None:
-        host = command.speaker
-        if host is None:
-            raise CommandError(
-                "say who hosts: `as Ann: game start"
-                f" {command.args['ruleset'] or self.options.ruleset}`"
-            )
+        # Whoever types hosts, under their login name, unless they say `as NAME:`.
+        host = command.speaker or keyboard_name()
         seed = command.args["seed"]
         outcome = await self.service.start(
             self.options.scope,
@@ -190,7 +187,7 @@ class Console:
         if current is None:
             raise NoGameError(
                 f"There's no game in progress at table {self.options.game!r}:"
-                " start one with `as NAME: game start`."
+                " start one with `game start classic` (or lists, or deck)."
             )
         action = to_action(command, view_of(current.game))
         outcome = await self.service.act(scope, action)
@@ -199,3 +196,13 @@ class Console:
 
 def view_of(game: Game) -> GameView:
     return GameView.of(game.state, game.ruleset)
+
+
+def keyboard_name() -> str:
+    """The name of the person at the keyboard: their login name, or "Host" without one."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError):  # no login name in this environment
+        return "Host"
+    name = "".join(ch for ch in name if ch.isalnum() or ch in "-_").strip("-_")
+    return name[:1].upper() + name[1:] if name else "Host"

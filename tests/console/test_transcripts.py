@@ -378,3 +378,24 @@ def test_bad_options_exit_1_with_a_message(
     assert result.returncode == 1
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_game_start_without_a_name_is_hosted_by_whoever_types(tmp_path: Path) -> None:
+    """`game start classic`, as PRODUCT writes it, works: the login name hosts."""
+    login = {"LOGNAME": "dana", "USER": "dana", "LNAME": "dana", "USERNAME": "dana"}
+    result = run(
+        tmp_path,
+        "play",
+        "--db",
+        str(tmp_path / "games.db"),
+        stdin="game start classic seed 3\ngame join Bob\ngame begin\ngame status\n",
+        env=login,
+    )
+    assert result.returncode == 0, result.stderr
+    assert_in_order(
+        result.stdout,
+        r"Dana opens a classic game \(seed 3, 20 life\)\.",
+        r"Bob joins the game\.",
+        r"── Turn 1 — Dana ──",
+        r" ▶ Dana +20 life  \[host\]",
+    )
