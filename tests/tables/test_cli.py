@@ -262,57 +262,20 @@ def test_show_and_simulate_a_deck(tmp_path: Path) -> None:
 def test_import_dealpete_writes_a_folder_that_checks_and_reports_each_quirk(tmp_path: Path) -> None:
     sample = Path(__file__).resolve().parents[1] / "data" / "dealpete" / "small.yaml"
     out = tmp_path / "imported"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bot",
-            "tables",
-            "import",
-            "--from",
-            "dealpete",
-            str(sample),
-            "-o",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = tables("import", "--from", "dealpete", sample, "-o", out)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
+    assert_no_traceback(result)
     assert "76" in result.stderr  # the overlapping spite bands are reported
     assert "OK:" in result.stdout
     assert (out / "ruleset.yaml").is_file()
-    again = subprocess.run(
-        [sys.executable, "-m", "bot", "tables", "check", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    again = tables("check", out)
     assert again.returncode == 0, again.stdout
 
 
 def test_import_of_a_broken_file_is_one_clear_line(tmp_path: Path) -> None:
     bad = tmp_path / "chaos.yaml"
     bad.write_text("just: a mapping\n", encoding="utf-8")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bot",
-            "tables",
-            "import",
-            "--from",
-            "dealpete",
-            str(bad),
-            "-o",
-            str(tmp_path / "out"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = tables("import", "--from", "dealpete", bad, "-o", tmp_path / "out")
     assert result.returncode == 1
-    assert "Traceback" not in result.stderr
+    assert_no_traceback(result)
     assert result.stderr.startswith("chaos-referee: ")
