@@ -32,26 +32,10 @@ from bot.engine import (
     fold,
     parse_expr,
 )
+from bot.engine.events import Roll
 
-ROLL_KEYS = frozenset(
-    {
-        "type",
-        "id",
-        "turn",
-        "player",
-        "table",
-        "dice",
-        "result",
-        "entry",
-        "depth",
-        "parent",
-        "ignored",
-        "reason",
-        "text",
-        "inline",
-        "slot",
-    }
-)
+# Every key a roll event has, as events.py declares it.
+ROLL_KEYS = frozenset(Roll.__annotations__)
 
 
 class ScriptedRandom(random.Random):
