@@ -15,7 +15,9 @@ JSON = dict[str, Any]
 _snowflakes = itertools.count(1_300_000_000_000_000_000)
 
 ALL_PERMISSIONS = str((1 << 53) - 1)
-EVERYONE_PERMISSIONS = "2248473465835073"
+EVERYONE_PERMISSIONS = "2248473465835073"  # Discord's default @everyone set: no manage_guild
+ADMINISTRATOR = 1 << 3
+ATTACHMENT_SIZE_LIMIT = 8 * 1024 * 1024
 
 
 def snowflake() -> str:
@@ -71,27 +73,76 @@ def text_channel(channel_id: str, guild_id: str, name: str, position: int = 0) -
     }
 
 
-def guild(
-    guild_id: str, name: str, owner_id: str, channels: list[JSON], members: list[JSON]
-) -> JSON:
-    everyone = {
-        "id": guild_id,  # the @everyone role has the guild's id
-        "name": "@everyone",
-        "permissions": EVERYONE_PERMISSIONS,
-        "position": 0,
+def thread(thread_id: str, guild_id: str, parent_id: str, owner_id: str, name: str) -> JSON:
+    """A public thread (type 11)."""
+    return {
+        "id": thread_id,
+        "type": 11,
+        "guild_id": guild_id,
+        "parent_id": parent_id,
+        "owner_id": owner_id,
+        "name": name,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": now_iso(),
+            "locked": False,
+        },
+    }
+
+
+def role(role_id: str, name: str, permissions: str, position: int) -> JSON:
+    return {
+        "id": role_id,
+        "name": name,
+        "permissions": permissions,
+        "position": position,
         "color": 0,
         "hoist": False,
         "managed": False,
         "mentionable": False,
         "flags": 0,
     }
+
+
+def attachment(
+    attachment_id: str, filename: str, size: int, url: str, content_type: str | None
+) -> JSON:
+    data: JSON = {
+        "id": attachment_id,
+        "filename": filename,
+        "size": size,
+        "url": url,
+        "proxy_url": url,
+    }
+    if content_type:
+        data["content_type"] = content_type
+    return data
+
+
+def guild(
+    guild_id: str,
+    name: str,
+    owner_id: str,
+    *,
+    roles: list[JSON],
+    channels: list[JSON],
+    threads: list[JSON],
+    members: list[JSON],
+) -> JSON:
+    """GUILD_CREATE's guild; ``roles`` must hold @everyone, whose id is the guild's."""
     return {
         "id": guild_id,
         "name": name,
         "icon": None,
         "owner_id": owner_id,
         "unavailable": False,
-        "roles": [everyone],
+        "roles": roles,
         "channels": channels,
         "members": members,
         "member_count": len(members),  # equal to len(members), so no chunking is requested
@@ -99,7 +150,7 @@ def guild(
         "features": [],
         "emojis": [],
         "stickers": [],
-        "threads": [],
+        "threads": threads,
         "voice_states": [],
         "presences": [],
         "stage_instances": [],
@@ -169,7 +220,7 @@ def interaction(
         "type": kind,
         "token": f"itoken-{snowflake()}",
         "version": 1,
-        "attachment_size_limit": 8 * 1024 * 1024,  # read with data[...] by Interaction
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,  # read with data[...] by Interaction
         "locale": "en-US",
         "guild_locale": "en-US",
         "app_permissions": ALL_PERMISSIONS,

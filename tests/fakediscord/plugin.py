@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from typing import ParamSpec
+from typing import Any, ParamSpec
 
 import discord
 import pytest
@@ -43,14 +43,19 @@ def aio(test: Callable[P, Awaitable[None]]) -> Callable[P, None]:
 
 
 @pytest.fixture
-def fake_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDiscord]:
+def fake_discord(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FakeDiscord]:
     """A fake Discord on a fresh loopback port, with discord.py pointed at it.
 
     The test starts it in its own loop (``async with fake_discord:``). At teardown the test fails
-    if the client hit a route the fake does not know.
+    if the client hit a route the fake does not know. Keyword arguments for :class:`FakeDiscord`
+    come from an indirect parametrization, e.g.
+    ``@pytest.mark.parametrize("fake_discord", [{"zlib": True}], indirect=True)``.
     """
+    options: dict[str, Any] = getattr(request, "param", None) or {}
     sock = bind_loopback()
-    fake = FakeDiscord(sock)
+    fake = FakeDiscord(sock, **options)
     point_discord_at(monkeypatch, fake.api_base, fake.gateway_url)
     try:
         yield fake

@@ -7,6 +7,7 @@ every command payload through :func:`build_command_data`, which refuses such pay
 
 from __future__ import annotations
 
+from collections.abc import Container, Mapping
 from typing import Any
 
 JSON = dict[str, Any]
@@ -17,6 +18,8 @@ STRING = 3
 INTEGER = 4
 BOOLEAN = 5
 NUMBER = 10
+CHANNEL = 7
+ATTACHMENT = 11
 # user 6, channel 7, role 8, mentionable 9, attachment 11: snowflakes that need data.resolved
 SNOWFLAKE_TYPES = {6, 7, 8, 9, 11}
 
@@ -25,7 +28,13 @@ class SchemaError(AssertionError):
     """A test tried to send an interaction that does not match the synced commands."""
 
 
-def _check_value(where: str, option: JSON, value: Any) -> None:
+def _check_value(
+    where: str,
+    option: JSON,
+    value: Any,
+    attachments: Container[str] | None,
+    channels: Mapping[str, JSON] | None,
+) -> None:
     kind = option["type"]
     if kind == STRING:
         ok = isinstance(value, str)
@@ -41,6 +50,15 @@ def _check_value(where: str, option: JSON, value: Any) -> None:
         raise SchemaError(f"{where}: option type {kind} is not supported by the fake")
     if not ok:
         raise SchemaError(f"{where}: {value!r} does not fit option type {kind}")
+    if kind == ATTACHMENT and attachments is not None and value not in attachments:
+        raise SchemaError(f"{where}: attachment {value} was not registered with fake.attachment()")
+    if kind == CHANNEL and channels is not None:
+        # Discord's picker offers only existing channels of the option's channel_types.
+        if value not in channels:
+            raise SchemaError(f"{where}: no channel {value}")
+        allowed = option.get("channel_types")
+        if allowed and channels[value]["type"] not in allowed:
+            raise SchemaError(f"{where}: channel type {channels[value]['type']} not in {allowed}")
     choices = option.get("choices")
     if choices and value not in [c["value"] for c in choices]:
         raise SchemaError(f"{where}: {value!r} is not one of the choices")
@@ -56,7 +74,12 @@ def _check_value(where: str, option: JSON, value: Any) -> None:
 
 
 def _leaf_options(
-    where: str, schema: list[JSON], values: dict[str, Any], focused: str | None
+    where: str,
+    schema: list[JSON],
+    values: dict[str, Any],
+    focused: str | None,
+    attachments: Container[str] | None,
+    channels: Mapping[str, JSON] | None,
 ) -> list[JSON]:
     by_name = {o["name"]: o for o in schema}
     unknown = set(values) - set(by_name)
@@ -79,7 +102,7 @@ def _leaf_options(
             # The focused value is the raw text being typed, always a string.
             out.append({"name": name, "type": option["type"], "value": str(value), "focused": True})
             continue
-        _check_value(f"{where} {name}", option, value)
+        _check_value(f"{where} {name}", option, value, attachments, channels)
         out.append({"name": name, "type": option["type"], "value": value})
     if focused is not None and focused not in values:
         raise SchemaError(f"{where}: the focused option {focused!r} needs a value")
@@ -87,11 +110,18 @@ def _leaf_options(
 
 
 def build_command_data(
-    commands: list[JSON], path: str, options: dict[str, Any], *, focused: str | None = None
+    commands: list[JSON],
+    path: str,
+    options: dict[str, Any],
+    *,
+    focused: str | None = None,
+    attachments: Container[str] | None = None,
+    channels: Mapping[str, JSON] | None = None,
 ) -> JSON:
     """The ``data`` of an INTERACTION_CREATE for ``path`` (e.g. ``"game start"``) and ``options``.
 
-    ``commands`` are the synced commands (with ids). Raises :class:`SchemaError` on any mismatch.
+    ``commands`` are the synced commands (with ids). When given, attachment values must be in
+    ``attachments`` and channel values in ``channels``. Raises :class:`SchemaError` on a mismatch.
     """
     parts = path.split()
     if not parts:
@@ -115,7 +145,9 @@ def build_command_data(
     leaf = chain[-1]
     if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in leaf.get("options", [])):
         raise SchemaError(f"/{path} has subcommands; give the full path")
-    nested = _leaf_options(f"/{path}", leaf.get("options", []), options, focused)
+    nested = _leaf_options(
+        f"/{path}", leaf.get("options", []), options, focused, attachments, channels
+    )
     for node in reversed(chain[1:]):
         nested = [{"name": node["name"], "type": node["type"], "options": nested}]
     data: JSON = {"id": top["id"], "name": top["name"], "type": 1, "options": nested}

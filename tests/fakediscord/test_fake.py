@@ -40,10 +40,10 @@ class HelloView(discord.ui.View):
 
 
 class TinyBot(commands.Bot):
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, intents: discord.Intents | None = None) -> None:
         super().__init__(
             command_prefix="!",
-            intents=discord.Intents.default(),
+            intents=intents or discord.Intents.default(),
             guild_ready_timeout=GUILD_READY_TIMEOUT,
         )
         self.fake = fake
@@ -281,6 +281,47 @@ async def test_the_client_resumes_after_a_reconnect_request(fake_discord: FakeDi
         assert len(fake_discord.identifies) == 1
         _, callback = await fake_discord.slash("ping")
         assert callback["data"]["content"] == "pong"
+
+
+# -- gateway options -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fake_discord", [{"zlib": False}, {"zlib": True}], indirect=True)
+@aio
+async def test_text_and_zlib_stream_frames(fake_discord: FakeDiscord) -> None:
+    async with fake_discord, running(TinyBot(fake_discord), fake_discord):
+        _, callback = await fake_discord.slash("ping")
+        assert callback["data"]["content"] == "pong"
+        asked = fake_discord.gateway.queries[0].get("compress")
+        if fake_discord.gateway.zlib and asked != "zlib-stream":
+            pytest.skip(f"this discord.py asks for {asked}, which the fake does not compress")
+        # READY, GUILD_CREATE and the interaction went through the zlib stream, or none did.
+        assert (fake_discord.gateway.compressed_frames >= 3) is fake_discord.gateway.zlib
+
+
+@pytest.mark.parametrize("fake_discord", [{"privileged_allowed": False}], indirect=True)
+@aio
+async def test_privileged_intents_close_the_gateway_with_4014(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    async with fake:
+        async with running(TinyBot(fake), fake):
+            pass  # the default intents are not privileged
+
+        nosy = discord.Intents.default()
+        nosy.message_content = True
+        with pytest.raises(discord.ConnectionClosed) as closed:
+            async with running(TinyBot(fake, nosy), fake):
+                pass
+        assert closed.value.code == 4014
+
+        # Only a client allowed to reconnect turns 4014 into PrivilegedIntentsRequired.
+        bot = TinyBot(fake, nosy)
+        await bot.login("fake-token")
+        with pytest.raises(discord.PrivilegedIntentsRequired):
+            await bot.connect(reconnect=True)
+        await bot.close()
+        content = discord.Intents(message_content=True).value
+        assert [i["intents"] & content for i in fake.identifies] == [0, content, content]
 
 
 # -- the canary --------------------------------------------------------------------------------

@@ -1,0 +1,183 @@
+"""Records every HTTP request the client makes, and injects faults (429s, 5xx) on request."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+API = "/api/v10"
+DEADLINE = 3.0  # Discord's deadline for the first answer to an interaction
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """A file part of a multipart request; ``field`` is the form name, e.g. ``files[0]``."""
+
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    field: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+@dataclass
+class Call:
+    """One HTTP request the client made. ``path`` is relative to ``/api/v10`` for API calls."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[UploadedFile] = field(default_factory=list)
+    status: int = 0  # the status the fake answered with
+
+    def matches(self, pattern: str) -> bool:
+        """``pattern`` is ``"METHOD /path"`` with shell wildcards, e.g. ``"POST /webhooks/*"``."""
+        return fnmatch.fnmatchcase(f"{self.method} {self.path}", pattern)
+
+
+CALL: web.RequestKey[Call] = web.RequestKey("call", Call)
+
+
+@dataclass
+class Fault:
+    pattern: str
+    status: int
+    times: int
+    retry_after: float
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    # discord.py compares Content-Type with == "application/json"; web.json_response would add
+    # "; charset=utf-8" and make it read the body as text.
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        content_type="application/json",
+        headers=headers,
+    )
+
+
+def error(status: int, code: int, message: str) -> web.Response:
+    return json_response({"message": message, "code": code}, status=status)
+
+
+class Recorder:
+    """The call log, the fault queue and the condition every state change notifies."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.unknown: list[Call] = []
+        self._faults: list[Fault] = []
+        self._changed: asyncio.Condition | None = None
+
+    def start(self) -> None:
+        self._changed = asyncio.Condition()
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == "/gateway":
+            return await handler(request)
+        call = Call(request.method, request.path.removeprefix(API), dict(request.query), None)
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            for name, value in form.items():
+                if name == "payload_json" and isinstance(value, str):
+                    call.json = json.loads(value)
+                elif isinstance(value, web.FileField):
+                    data = value.file.read()
+                    call.files.append(UploadedFile(value.filename, data, value.content_type, name))
+        elif request.can_read_body:
+            raw = await request.read()
+            call.json = json.loads(raw) if raw else None
+        request[CALL] = call
+        self.calls.append(call)
+        fault = self._inject_fault(call)
+        response = fault if fault is not None else await handler(request)
+        call.status = response.status
+        await self.notify()
+        return response
+
+    async def notify(self) -> None:
+        """Wake the waiters of :meth:`wait_until` (after a call or a change made by a test)."""
+        if self._changed is not None:
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def wait_until(self, found: Callable[[], T | None], timeout: float) -> T:
+        """The first non-None ``found()``, re-checked after every call and change."""
+        assert self._changed is not None, "the fake is not started"
+        result: T | None = None
+
+        def check() -> bool:
+            nonlocal result
+            result = found()
+            return result is not None
+
+        async with asyncio.timeout(timeout), self._changed:
+            await self._changed.wait_for(check)
+        assert result is not None
+        return result
+
+    def fail_next(self, pattern: str, status: int, times: int, retry_after: float) -> None:
+        self._faults.append(Fault(pattern, status, times, retry_after))
+
+    def take_unknown(self) -> list[Call]:
+        taken, self.unknown = self.unknown, []
+        return taken
+
+    def calls_to(self, pattern: str) -> list[Call]:
+        return [c for c in self.calls if c.matches(pattern)]
+
+    async def wait_for_call(self, pattern: str, status: int | None, timeout: float) -> Call:
+        def found() -> Call | None:
+            return next(
+                (
+                    c
+                    for c in self.calls
+                    if c.status and c.matches(pattern) and status in (None, c.status)
+                ),
+                None,
+            )
+
+        return await self.wait_until(found, timeout)
+
+    def _inject_fault(self, call: Call) -> web.Response | None:
+        for fault in self._faults:
+            if fault.times > 0 and call.matches(fault.pattern):
+                fault.times -= 1
+                if fault.status != 429:
+                    return error(fault.status, 0, "injected server error")
+                reset = str(fault.retry_after)
+                headers = {
+                    "Retry-After": reset,
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": reset,
+                    "X-RateLimit-Bucket": "fake-bucket",
+                    "X-RateLimit-Scope": "user",
+                    # Without Via, discord.py takes a 429 for a Cloudflare ban and gives up.
+                    "Via": "1.1 google",
+                }
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": fault.retry_after,
+                    "global": False,
+                    "code": 0,
+                }
+                return json_response(body, status=429, headers=headers)
+        return None
