@@ -7,19 +7,36 @@ draws embeds from the same events; this package is the plain-text counterpart.
 from bot.render.events import render_events, render_lines
 from bot.render.lines import action_line, describe_action, event_line, lasts, wrap
 from bot.render.names import Names
-from bot.render.status import effect_lines, middle_lines, remaining, render_status
+from bot.render.status import (
+    chaos_lines,
+    effect_lines,
+    effect_section,
+    middle_lines,
+    middle_section,
+    pending_line,
+    remaining,
+    render_status,
+    seat_lines,
+    turn_summary,
+)
 
 __all__ = [
     "Names",
     "action_line",
+    "chaos_lines",
     "describe_action",
     "effect_lines",
+    "effect_section",
     "event_line",
     "lasts",
     "middle_lines",
+    "middle_section",
+    "pending_line",
     "remaining",
     "render_events",
     "render_lines",
     "render_status",
+    "seat_lines",
+    "turn_summary",
     "wrap",
 ]

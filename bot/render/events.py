@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.engine.events import Event, Roll
-from bot.render.lines import action_line, event_line, wrap
+from bot.render.lines import WIDTH, action_line, event_line, wrap
 from bot.render.names import Names
 
 
@@ -58,8 +58,14 @@ _UNDER_A_ROLL = frozenset(
 )
 
 
-def render_lines(events: Sequence[Event], names: Names, *, actions: bool = False) -> list[str]:
-    """Each event's lines, in order (see :func:`render_events`)."""
+def render_lines(
+    events: Sequence[Event], names: Names, *, actions: bool = False, width: int = WIDTH
+) -> list[str]:
+    """Each event's lines, in order (see :func:`render_events`).
+
+    A roll's text is wrapped to `width` columns; a front end that wraps text itself (Discord)
+    passes a width no text reaches, so each text stays on one line.
+    """
     tree = _Tree(events)
     lines: list[str] = []
     for event in events:
@@ -68,7 +74,7 @@ def render_lines(events: Sequence[Event], names: Names, *, actions: bool = False
             tree.indent = ""
             continue
         if event["type"] == "roll":
-            lines += _roll(event, names, tree.place(event), tree.indent)
+            lines += _roll(event, names, tree.place(event), tree.indent, width)
             continue
         text = event_line(event, names)
         if text is None:
@@ -81,7 +87,7 @@ def render_lines(events: Sequence[Event], names: Names, *, actions: bool = False
     return lines
 
 
-def _roll(roll: Roll, names: Names, prefix: str, indent: str) -> list[str]:
+def _roll(roll: Roll, names: Names, prefix: str, indent: str, width: int) -> list[str]:
     """A roll's line (who, list, dice, entry) and, when honoured, its text and inline dice."""
     who = names.player(roll["player"])
     top = roll["parent"] is None
@@ -101,7 +107,7 @@ def _roll(roll: Roll, names: Names, prefix: str, indent: str) -> list[str]:
         line += f" ({roll['reason']})"
     lines = [line]
     if roll["text"]:
-        lines += wrap(roll["text"], indent)
+        lines += wrap(roll["text"], indent, width)
     for rolled in roll["inline"]:
         faces = ", ".join(map(str, rolled["faces"]))
         lines.append(f"{indent}dice: {rolled['expr']} [{faces}] = {rolled['total']}")

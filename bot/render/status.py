@@ -21,24 +21,31 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
             "More players: `game join NAME`; then `game begin` locks the seats."
         )
     lines = [_headline(state, ruleset, names)]
-    lines += _seats(state, names, once=ruleset.spite is SpitePolicy.DECK_LOOK)
-    lines += _chaos(state, ruleset, names)
-    lines += _effects(state, names)
-    lines += _middle(state, ruleset, names)
-    if state.pending is not None:
-        options = "  ".join(f"{n}) {name}" for n, (_, name) in enumerate(state.pending.options, 1))
-        lines.append(f"Waiting for {names.player(state.pending.player)} to choose: {options}")
+    lines += seat_lines(state, ruleset, names)
+    lines += chaos_lines(state, ruleset, names)
+    lines += effect_section(state, names)
+    lines += middle_section(state, ruleset, names)
+    pending = pending_line(state, names)
+    if pending is not None:
+        lines.append(pending)
     return "\n".join(lines)
 
 
 def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:
+    joint = ": " if state.phase is Phase.ENDED else " · "
+    return f"{ruleset.name}{joint}{turn_summary(state, ruleset, names)}"
+
+
+def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
+    """Whose turn it is and where its chaos stands, or how the game ended: the status headline
+    without the ruleset's name (``turn 4 — Bob's turn; this turn's chaos is done.``)."""
     if state.phase is Phase.ENDED:
         winner = f" {names.player(state.winner)} won." if state.winner else ""
-        return f"{ruleset.name}: the game is over after {state.turn} turns.{winner}"
+        return f"the game is over after {state.turn} turns.{winner}"
     extra = " (an extra turn)" if state.extra_turn else ""
     if state.active is None:
         whose = f"{names.player(state.current)}'s turn{extra}, but they've left the table"
-        return f"{ruleset.name} · turn {state.turn} — {whose}: `turn next` moves on."
+        return f"turn {state.turn} — {whose}: `turn next` moves on."
     whose = f"{names.player(state.active)}'s turn"
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
         roll = "a chaos card lies face down: `chaos reveal`"
@@ -46,7 +53,7 @@ def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:
         roll = "this turn's chaos is done"
     else:
         roll = "this turn's chaos roll is still to make: `chaos roll`"
-    return f"{ruleset.name} · turn {state.turn} — {whose}{extra}; {roll}."
+    return f"turn {state.turn} — {whose}{extra}; {roll}."
 
 
 def _marks(state: GameState, player: Player, once: bool) -> str:
@@ -70,7 +77,10 @@ def _marks(state: GameState, player: Player, once: bool) -> str:
     return f"  [{', '.join(marks)}]" if marks else ""
 
 
-def _seats(state: GameState, names: Names, *, once: bool) -> list[str]:
+def seat_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+    """A heading, then one line per seat in play order: ▶ on the active player, life when
+    tracked, tokens held and marks (host, away, skips...), padded to line up in a fixed font."""
+    once = ruleset.spite is SpitePolicy.DECK_LOOK
     order = list(state.order)
     arrow = "→" if state.direction > 0 else "←"
     lines = [f"Seats (play goes {arrow}):"]
@@ -91,7 +101,8 @@ def _seats(state: GameState, names: Names, *, once: bool) -> list[str]:
     return lines
 
 
-def _chaos(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+def chaos_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+    """Where this turn's chaos comes from: the list rolled on, the current list, or the decks."""
     if ruleset.chaos is ChaosSource.DECK:
         lines = []
         for deck_id, deck in sorted(state.decks.items()):
@@ -139,7 +150,8 @@ def effect_lines(state: GameState, names: Names) -> list[str]:
     return lines
 
 
-def _effects(state: GameState, names: Names) -> list[str]:
+def effect_section(state: GameState, names: Names) -> list[str]:
+    """The "In play:" heading and the effect lines, or one line saying nothing lasts."""
     found = effect_lines(state, names)
     return ["In play:", *found] if found else ["In play: nothing lasting."]
 
@@ -157,9 +169,18 @@ def middle_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
     return lines
 
 
-def _middle(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+def middle_section(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
+    """The shared zone's heading and cards (one line when empty); nothing without a zone."""
     if ruleset.zone is ZonePolicy.NONE:
         return []
     cards = middle_lines(state, ruleset, names)
     title = "The middle world" if ruleset.zone is ZonePolicy.MIDDLE_WORLD else "The middle"
     return [f"{title}:", *cards] if cards else [f"{title}: empty."]
+
+
+def pending_line(state: GameState, names: Names) -> str | None:
+    """The choice the game is waiting for, with numbered options; None when there's none."""
+    if state.pending is None:
+        return None
+    options = "  ".join(f"{n}) {name}" for n, (_, name) in enumerate(state.pending.options, 1))
+    return f"Waiting for {names.player(state.pending.player)} to choose: {options}"

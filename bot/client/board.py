@@ -1,0 +1,148 @@
+"""The status board's look: one embed with the whole table at a glance (pure, no I/O).
+
+The words are the console's status board (:mod:`bot.render.status`), section by section; this
+module lays them out as a description and fields. Posting and editing the board is the keeper's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.client.embeds import (
+    BOARD_COLOUR,
+    DECK_COLOUR,
+    FIELD_LIMIT,
+    NEUTRAL_COLOUR,
+    card_markdown,
+    clip,
+    field_value,
+    list_colour,
+)
+from bot.engine.game import Game
+from bot.engine.model import ChaosSource
+from bot.engine.state import GameState, Phase
+from bot.render import (
+    Names,
+    chaos_lines,
+    effect_section,
+    middle_section,
+    pending_line,
+    render_status,
+    seat_lines,
+    turn_summary,
+)
+
+# The board is read at a glance; a description this long is already more than that. It also
+# keeps the whole embed under the 6000-character message limit with three full fields.
+_DESCRIPTION_CAP = 1500
+_NAME_CAP = 100  # a ruleset's name, in the title and again in the footer
+_EFFECT_TEXT = "      "  # effect_lines puts an effect's text under it with this indent
+
+
+def board_embed(game: Game) -> discord.Embed:
+    """The board of `game`: whose turn and where its chaos stands, the seats, what's in play,
+    the middle and any pending choice. The footer names the ruleset and the turn."""
+    state, ruleset = game.state, game.ruleset
+    names = Names.of(game)
+    title = clip(ruleset.name, _NAME_CAP)
+    if state.phase is Phase.LOBBY:
+        embed = discord.Embed(
+            title=title,
+            description=escape_markdown(render_status(state, ruleset)),
+            colour=BOARD_COLOUR,
+        )
+        embed.set_footer(text=f"{title} · lobby")
+        return embed
+    summary = escape_markdown(turn_summary(state, ruleset, names))
+    about = [f"**{summary[:1].upper()}{summary[1:]}**"]
+    if state.phase is Phase.PLAYING:
+        about += map(escape_markdown, chaos_lines(state, ruleset, names))
+        pending = pending_line(state, names)
+        if pending is not None:
+            about.append(escape_markdown(pending))
+    embed = discord.Embed(
+        title=title,
+        description=clip("\n".join(about), _DESCRIPTION_CAP),
+        colour=_colour(game),
+    )
+    seats = seat_lines(state, ruleset, names)
+    embed.add_field(name=_heading(seats[0]), value=_code(seats[1:]), inline=False)
+    if state.phase is Phase.PLAYING:
+        effects = effect_section(state, names)
+        embed.add_field(name=_heading(effects[0]), value=_effects(effects), inline=False)
+        middle = middle_section(state, ruleset, names)
+        if middle:
+            embed.add_field(name=_heading(middle[0]), value=_middle(middle, state), inline=False)
+    embed.set_footer(text=f"{title} · turn {state.turn}")
+    return embed
+
+
+def _colour(game: Game) -> discord.Colour:
+    """The current list's colour, so the board matches the results rolled on it."""
+    state, ruleset = game.state, game.ruleset
+    if state.phase is Phase.ENDED:
+        return NEUTRAL_COLOUR
+    if ruleset.chaos is ChaosSource.PROGRESSION:
+        return list_colour(state.current_list or ruleset.lists[0], ruleset)
+    if ruleset.chaos is ChaosSource.DECK:
+        return DECK_COLOUR
+    return BOARD_COLOUR
+
+
+def _heading(line: str) -> str:
+    """A section's first line as a field name: ``Seats (play goes →):`` → ``Seats (play goes →)``;
+    a one-line section (``In play: nothing lasting.``) keeps only what comes before its colon."""
+    return escape_markdown(line.rstrip(":").partition(": ")[0])
+
+
+def _inline(line: str) -> str | None:
+    """What a one-line section says after its heading (``nothing lasting.``), capitalised."""
+    _, colon, rest = line.partition(": ")
+    return rest[:1].upper() + rest[1:] if colon and rest else None
+
+
+def _code(lines: Sequence[str]) -> str:
+    """Lines in a code block: the seats are padded into columns, which only a fixed-width font
+    keeps; a backtick in a name becomes a look-alike so it can't close the block."""
+    body = field_value([line.replace("`", "ˋ") for line in lines], FIELD_LIMIT - 8)
+    return f"```\n{body}\n```"
+
+
+def _effects(section: list[str]) -> str:
+    """One effect per line with its duration, its text in italics beneath; without the texts
+    when they don't all fit."""
+    empty = _inline(section[0])
+    if empty is not None:
+        return escape_markdown(empty)
+    effects: list[tuple[str, str]] = []  # (heading, text) of each effect
+    for line in section[1:]:
+        if line.startswith(_EFFECT_TEXT) and effects:
+            head, text = effects[-1]
+            effects[-1] = (head, f"{text} {line.strip()}".strip())
+        else:
+            effects.append((f"**{escape_markdown(line.strip())}**", ""))
+    full = [f"{head}\n*{escape_markdown(text)}*" if text else head for head, text in effects]
+    if len("\n".join(full)) <= FIELD_LIMIT:
+        return "\n".join(full)
+    return field_value([head for head, _ in effects])
+
+
+def _middle(section: list[str], state: GameState) -> str:
+    """The middle's cards, each name a link to the card on Scryfall."""
+    empty = _inline(section[0])
+    if empty is not None:
+        return escape_markdown(empty)
+    cards = sorted(state.middle.values(), key=lambda card: card.id)
+    lines = []
+    for card, line in zip(cards, section[1:], strict=False):
+        # middle_lines starts each line with the card's id and name: link the name.
+        shown = f"#{card.id} {card.name}"
+        if line.strip().startswith(shown):
+            rest = line.strip().removeprefix(shown)
+            lines.append(f"#{card.id} {card_markdown(card.name)}{escape_markdown(rest)}")
+        else:
+            lines.append(escape_markdown(line.strip()))
+    return field_value(lines)
