@@ -35,3 +35,7 @@ class StaleActionError(ChaosError):
 
 class SettingsError(ChaosError):
     """A guild setting that doesn't exist, or a value it can't take."""
+
+
+class NoTableError(ChaosError):
+    """The guild has no uploaded table by that name."""

@@ -21,9 +21,8 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.changes import what_changed
 from bot.engine.actions import Action
@@ -31,11 +30,19 @@ from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.errors import GameExistsError, NoGameError, StaleActionError, StoreError
-from bot.guilds import check_settings
+from bot.guildservice import GuildService
 from bot.locks import KeyedLocks
-from bot.store import GameRecord, GuildSettings, Store, StoredGame, dump_event
-from bot.tables import LoadedRuleset, Rule, find_ruleset
+from bot.store import (
+    BoardRecord,
+    GameRecord,
+    GuildSettings,
+    Store,
+    StoredGame,
+    dump_event,
+)
+from bot.tables import LoadedRuleset, Rule, find_ruleset, load_bundled
 from bot.tables.snapshot import Snapshot, SnapshotFile, freeze, load_snapshot, read_texts
+from bot.tables.uploads import with_uploads
 
 __all__ = [
     "GameExistsError",
@@ -82,7 +89,7 @@ class _Loaded:
     ruleset: LoadedRuleset
 
 
-class GameService:
+class GameService(GuildService):
     """Games, their rules and the guilds' settings, over a :class:`~bot.store.Store`.
 
     `rulesets` finds a ruleset by id (the bundled ones by default), `seeds` gives new games their
@@ -96,6 +103,7 @@ class GameService:
         store: Store,
         *,
         rulesets: Callable[[str], LoadedRuleset] = find_ruleset,
+        every_ruleset: Callable[[], Mapping[str, LoadedRuleset]] = load_bundled,
         seeds: Callable[[], int] = random_seed,
         clock: Callable[[], float] = time.time,
         cache_size: int = 256,
@@ -103,6 +111,7 @@ class GameService:
     ) -> None:
         self.store = store
         self._rulesets = rulesets
+        self._every_ruleset = every_ruleset
         self._seeds = seeds
         self._clock = clock
         self.cache_size = cache_size
@@ -110,6 +119,8 @@ class GameService:
         self._cache: OrderedDict[str, _Loaded] = OrderedDict()
         self._frozen: OrderedDict[str, tuple[Snapshot, LoadedRuleset]] = OrderedDict()
         self._locks = KeyedLocks()
+        self._settings: dict[str, GuildSettings] = {}
+        self._boards: dict[str, BoardRecord | None] = {}
 
     # -- games -----------------------------------------------------------------------------
 
@@ -123,11 +134,14 @@ class GameService:
         seed: int | None = None,
         life: int | None = None,
         guild: str | None = None,
+        tables: Sequence[str] = (),
     ) -> Outcome:
         """Open a new game's lobby in `scope`, hosted (and joined) by `host`.
 
-        Raises GameExistsError if a game is in progress there, and the tables' errors if the
-        ruleset is unknown or its files don't load.
+        `tables` names tables the guild uploaded, played in place of the ruleset's tables with
+        the same ids (or beside them). Raises GameExistsError if a game is in progress there,
+        NoTableError for an upload the guild doesn't have, and the tables' errors if the
+        ruleset is unknown or its files (uploads included) don't load together.
         """
         async with self._locks.hold(scope):
             existing = await self._active(scope)
@@ -138,7 +152,8 @@ class GameService:
                     f"There's already a {existing.record.ruleset} game in progress here{by};"
                     " it has to end before a new one can start."
                 )
-            snapshot, loaded = self._freeze(self._rulesets(ruleset))
+            uploads = await self._uploads(guild, tables)
+            snapshot, loaded = self._freeze(self._rulesets(ruleset), uploads)
             game = Game.start(
                 loaded.ruleset,
                 seed=self._seeds() if seed is None else seed,
@@ -241,24 +256,6 @@ class GameService:
         self._frozen.clear()
         await self.store.close()
 
-    # -- guild settings --------------------------------------------------------------------
-
-    async def settings(self, guild: str) -> GuildSettings:
-        """A guild's settings; the defaults for a guild that never changed any."""
-        return await self.store.guild_settings(guild) or GuildSettings()
-
-    async def update_settings(self, guild: str, **changes: Any) -> GuildSettings:
-        """Change some of a guild's settings; returns all of them.
-
-        Raises SettingsError for a setting that doesn't exist or a value it can't take, and the
-        tables' UnknownRulesetError for a default ruleset that doesn't exist.
-        """
-        check_settings(changes, self._rulesets)
-        async with self._locks.hold(f"settings\0{guild}"):
-            settings = replace(await self.settings(guild), **changes)
-            await self.store.put_guild_settings(guild, settings, now=self._clock())
-        return settings
-
     # -- loading and caching ---------------------------------------------------------------
 
     async def _active(self, scope: str) -> _Loaded | None:
@@ -302,9 +299,12 @@ class GameService:
             )
         return stored.events
 
-    def _freeze(self, loaded: LoadedRuleset) -> tuple[Snapshot, LoadedRuleset]:
-        """The snapshot of a ruleset's files as they are now, and the ruleset built from it."""
-        texts = read_texts(loaded)
+    def _freeze(
+        self, loaded: LoadedRuleset, uploads: Mapping[str, str] | None = None
+    ) -> tuple[Snapshot, LoadedRuleset]:
+        """The snapshot of a ruleset's files as they are now (with a guild's uploads in place),
+        and the ruleset built from it."""
+        texts = with_uploads(loaded, uploads) if uploads else read_texts(loaded)
         probe = Snapshot(loaded.id, tuple(SnapshotFile(n, t) for n, t in texts.items()))
         frozen = self._frozen.get(probe.hash)
         if frozen is None:

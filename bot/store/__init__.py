@@ -10,6 +10,7 @@ Records come back as the frozen dataclasses of :mod:`bot.store.records`.
 
 from bot.store.migrations import HEAD, MIGRATIONS, Migration, migrate
 from bot.store.records import (
+    BoardRecord,
     GameRecord,
     GameTable,
     GuildSettings,
@@ -22,6 +23,7 @@ from bot.store.sqlite import Store, dump_event
 __all__ = [
     "HEAD",
     "MIGRATIONS",
+    "BoardRecord",
     "GameRecord",
     "GameTable",
     "GuildSettings",

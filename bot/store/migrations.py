@@ -103,6 +103,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "status boards: the message that shows each game at a glance",
+        (
+            # One board per scope, for the game in progress there; the Discord front end edits
+            # this message after every action and posts a new one if it was deleted.
+            """CREATE TABLE boards (
+                scope TEXT PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                channel TEXT NOT NULL,
+                message TEXT NOT NULL,
+                updated REAL NOT NULL
+            )""",
+        ),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

@@ -61,6 +61,16 @@ class StoredTable:
 
 
 @dataclass(frozen=True)
+class BoardRecord:
+    """The message that shows a game's status board: where it was posted, for which game."""
+
+    scope: str
+    game_id: int
+    channel: str
+    message: str
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     """A guild's choices; a guild that never changed anything gets these defaults.
 

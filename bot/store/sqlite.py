@@ -31,6 +31,7 @@ import aiosqlite
 
 from bot.engine.events import Event
 from bot.errors import ConflictError, GameExistsError, StoreError
+from bot.store.boards import BoardStore
 from bot.store.guilds import GuildStore
 from bot.store.migrations import migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
@@ -54,7 +55,7 @@ def dump_event(event: Event) -> str:
     return _ENCODER.encode(event)
 
 
-class Store(GuildStore):
+class Store(GuildStore, BoardStore):
     """Persistence for games, guild settings and guild tables (SQL lives only in this package).
 
     Open with ``store = await Store.open(path)`` and ``await store.close()``, or

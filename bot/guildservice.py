@@ -1,0 +1,112 @@
+"""The service's side that belongs to a guild rather than a game: its settings, the tables it
+uploaded, and where each game's status board is posted.
+
+Settings and board locations are read on every action of the Discord bot, so they are kept in
+memory once read (and written through to the database). One process owns a guild's games
+today; several processes sharing a database would need these caches to expire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.errors import NoTableError
+from bot.guilds import check_settings
+from bot.locks import KeyedLocks
+from bot.store import BoardRecord, GuildSettings, Store, StoredTable
+from bot.tables import LoadedFile, LoadedRuleset
+from bot.tables.uploads import check_upload
+
+CACHE_LIMIT = 10_000  # guilds and boards remembered; past this, the cache starts over
+
+
+class GuildService:
+    """Settings, uploaded tables and boards (mixed into :class:`~bot.service.GameService`)."""
+
+    store: Store
+    _clock: Callable[[], float]
+    _rulesets: Callable[[str], LoadedRuleset]
+    _every_ruleset: Callable[[], Mapping[str, LoadedRuleset]]
+    _locks: KeyedLocks
+    _settings: dict[str, GuildSettings]
+    _boards: dict[str, BoardRecord | None]
+
+    # -- settings --------------------------------------------------------------------------
+
+    async def settings(self, guild: str) -> GuildSettings:
+        """A guild's settings; the defaults for a guild that never changed any."""
+        known = self._settings.get(guild)
+        if known is None:
+            known = await self.store.guild_settings(guild) or GuildSettings()
+            _keep(self._settings, guild, known)
+        return known
+
+    async def update_settings(self, guild: str, **changes: Any) -> GuildSettings:
+        """Change some of a guild's settings; returns all of them.
+
+        Raises SettingsError for a setting that doesn't exist or a value it can't take, and the
+        tables' UnknownRulesetError for a default ruleset that doesn't exist.
+        """
+        check_settings(changes, self._rulesets)
+        async with self._locks.hold(f"settings\0{guild}"):
+            settings = replace(await self.settings(guild), **changes)
+            await self.store.put_guild_settings(guild, settings, now=self._clock())
+            _keep(self._settings, guild, settings)
+        return settings
+
+    # -- status boards ---------------------------------------------------------------------
+
+    async def board(self, scope: str) -> BoardRecord | None:
+        """Where the latest board of the scope was posted (for whichever game), if anywhere."""
+        if scope not in self._boards:
+            _keep(self._boards, scope, await self.store.board(scope))
+        return self._boards[scope]
+
+    async def set_board(self, board: BoardRecord) -> None:
+        """Remember the message showing a game's board."""
+        await self.store.put_board(board, now=self._clock())
+        _keep(self._boards, board.scope, board)
+
+    # -- uploaded tables -------------------------------------------------------------------
+
+    async def import_table(self, guild: str, name: str, data: bytes) -> tuple[LoadedFile, int]:
+        """Check an uploaded table or deck and store it as the guild's newest revision of it.
+
+        Returns what it holds and its revision number. Raises the tables' TableProblems (every
+        problem, with file, line and key) and stores nothing unless the file is valid.
+        """
+        file = check_upload(name, data, self._every_ruleset().values())
+        text = data.decode("utf-8-sig")
+        revision = await self.store.put_table(guild, file.id, text, now=self._clock())
+        return file, revision
+
+    async def guild_tables(self, guild: str) -> list[StoredTable]:
+        """The newest revision of each table the guild uploaded, by id."""
+        return await self.store.list_tables(guild)
+
+    async def guild_table(self, guild: str, table_id: str) -> StoredTable:
+        """The newest revision of one of the guild's tables; NoTableError if there's none."""
+        table = await self.store.get_table(guild, table_id)
+        if table is None:
+            known = ", ".join(t.table_id for t in await self.store.list_tables(guild))
+            raise NoTableError(
+                f"This server has no table {table_id!r}"
+                + (f" (its tables: {known})." if known else "; `/table import` uploads one.")
+            )
+        return table
+
+    async def _uploads(self, guild: str | None, tables: Sequence[str]) -> dict[str, str]:
+        """The texts of the guild's uploads named `tables`, by id."""
+        if not tables:
+            return {}
+        if guild is None:
+            raise NoTableError("Uploaded tables belong to a server; there's none here.")
+        return {t: (await self.guild_table(guild, t)).text for t in dict.fromkeys(tables)}
+
+
+def _keep(cache: dict[str, Any], key: str, value: Any) -> None:
+    if len(cache) >= CACHE_LIMIT and key not in cache:
+        cache.clear()
+    cache[key] = value

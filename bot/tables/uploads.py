@@ -1,0 +1,116 @@
+"""A group's own tables: checking an uploaded file, and playing a ruleset with uploads in it.
+
+A guild uploads one table or deck file at a time. It is checked on its own with the same loader
+as the bundled files, and then inside the bundled rulesets it may be played in: those that have
+a table or deck with the same id (so a link to a list that ruleset doesn't have is caught at
+upload, not mid-game), or every ruleset when none has. It must fit at least one of them: a
+group plays one ruleset, so an edited Chaos List needn't also fit the deck ruleset's Chaos deck.
+
+A game started with uploaded tables plays its ruleset with each upload in place of the file
+that declares the same id, or, for a new id, beside the others (added to the ruleset's tables,
+so ``/chaos roll list:ID`` and links reach it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+
+import yaml
+
+from bot.tables.files import FileKind, LoadedFile, load_text
+from bot.tables.folders import LoadedRuleset
+from bot.tables.problems import TableFileError, TableProblems
+from bot.tables.snapshot import freeze, read_texts
+
+MAX_UPLOAD = 256 * 1024  # bytes; the biggest bundled file is a fraction of this
+
+
+def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> LoadedFile:
+    """The table or deck an upload holds; TableProblems naming every problem (file:line key).
+
+    `rulesets` are those the upload may be played in. It must fit at least one of those that
+    have a table or deck with its id (or of all of them, when none has).
+    """
+    if len(data) > MAX_UPLOAD:
+        size = f"{len(data) / 1024:.0f} KB"
+        raise TableProblems(
+            [TableFileError(name, 1, "", f"the file is {size}; {MAX_UPLOAD // 1024} KB at most")]
+        )
+    file = load_text(data, name)
+    if file.kind is FileKind.RULESET:
+        message = "a ruleset file can't be uploaded; upload its tables and decks one by one"
+        raise TableProblems([file.doc.error(("kind",), message)])
+    text = data.decode("utf-8-sig")
+    every = list(rulesets)
+    declaring = [r for r in every if _declares(r, file.id)]
+    problems: list[TableFileError] = []
+    for loaded in declaring or every:
+        try:
+            freeze(with_uploads(loaded, {file.id: text}, shown=name), loaded.folder)
+        except TableProblems as error:
+            problems += error.problems  # each names the ruleset's folder: classic/house.yaml:12
+    if problems:
+        raise TableProblems(problems)
+    return file
+
+
+def with_uploads(
+    loaded: LoadedRuleset, uploads: Mapping[str, str], *, shown: str | None = None
+) -> dict[str, str]:
+    """The ruleset's file texts (by snapshot name) with each upload in place of the file that
+    declares the same id, or added to the ruleset's tables. `shown` names a single upload in
+    messages."""
+    texts = read_texts(loaded)
+    folder = loaded.folder.name
+    for file in loaded.files:
+        if file.kind is not FileKind.RULESET and file.id in uploads:
+            texts.pop(_snapshot_name(folder, file.name), None)
+    head = loaded.files[0]  # the ruleset file comes first
+    head_name = _snapshot_name(folder, head.name)
+    for table_id in uploads:
+        if not _declares(loaded, table_id):
+            pass
+    for table_id, text in uploads.items():
+        name = f"uploaded-{table_id}.yaml"
+        if shown is not None and len(uploads) == 1:
+            name = shown.replace("\\", "/").rsplit("/", 1)[-1]
+        key = f"{folder}/{name}" if folder else name
+        if key in texts:  # another file has that name: keep both
+            key = f"{folder}/uploaded-{table_id}.yaml" if folder else f"uploaded-{table_id}.yaml"
+        texts[key] = text
+    return texts
+
+
+def _declares(loaded: LoadedRuleset, table_id: str) -> bool:
+    return any(f.id == table_id and f.kind is not FileKind.RULESET for f in loaded.files)
+
+
+def _add_table(ruleset_text: str, table_id: str) -> str:
+    """The ruleset file's text with `table_id` added to its top-level ``tables:`` list.
+
+    The text is edited in place (comments and the other lines stay as they were), so a problem
+    in the ruleset file is still reported at its own line. The ruleset file is one of ours and
+    already loaded, so composing it whole is safe.
+    """
+    root = yaml.compose(ruleset_text, Loader=yaml.SafeLoader)
+    if not isinstance(root, yaml.MappingNode):
+        return ruleset_text
+    found = next((v for k, v in root.value if k.value == "tables"), None)
+    if not isinstance(found, yaml.SequenceNode):
+        return ruleset_text  # the ruleset's own check says what is wrong
+    quoted = json.dumps(table_id)  # a YAML string whatever the id looks like
+    if found.flow_style or not found.value:
+        at = ruleset_text.rindex("]", 0, found.end_mark.index)
+        added = f", {quoted}" if found.value else quoted
+        return ruleset_text[:at] + added + ruleset_text[at:]
+    first, last = found.value[0], found.value[-1]
+    line_start = ruleset_text.rfind("\n", 0, first.start_mark.index) + 1
+    prefix = ruleset_text[line_start : first.start_mark.index]  # like "  - "
+    at = last.end_mark.index
+    return ruleset_text[:at] + "\n" + prefix + quoted + ruleset_text[at:]
+
+
+def _snapshot_name(folder: str, file_name: str) -> str:
+    base = file_name.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{folder}/{base}" if folder else base
