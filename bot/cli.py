@@ -37,7 +37,26 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_play_parser(commands)
     add_tables_parser(commands)
+    sync = commands.add_parser(
+        "sync",
+        help="publish the slash commands to Discord (the bot's owner, once per update)",
+        description="Publish the slash commands everywhere (Discord may take up to an hour to"
+        " show them), or to one server at once with --guild. Needs DISCORD_TOKEN.",
+    )
+    sync.add_argument("--guild", type=int, metavar="ID", help="only this server, at once")
+    sync.set_defaults(func=run_sync)
     return parser
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.client.run import sync
+
+    count = asyncio.run(sync(Settings.from_env(), args.guild))
+    where = f"server {args.guild}" if args.guild else "every server (may take up to an hour)"
+    print(f"Published {count} commands to {where}.")
+    return EXIT_OK
 
 
 DISCORD_HINT = (
@@ -52,11 +71,11 @@ def run(args: argparse.Namespace) -> int:
     command: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if command is not None:
         return command(args)
-    if Settings.from_env().token is not None:
-        print(
-            f"Chaos Referee {__version__}: the Discord bot arrives with the next issue."
-            " Until then, `chaos-referee play` runs a game in the terminal."
-        )
+    settings = Settings.from_env()
+    if settings.token is not None:
+        from bot.client.run import run as run_bot
+
+        run_bot(settings)
         return EXIT_OK
     print(DISCORD_HINT, flush=True)
     return run_play(args)

@@ -9,6 +9,7 @@ from bot.commands import catalog as _catalog  # registers every command
 from bot.commands.build import REFEREE_COMMANDS, GameView, player_id, to_action
 from bot.commands.grammar import (
     MAX_LINE,
+    MAX_NAME,
     SPECS,
     Command,
     CommandError,
@@ -30,6 +31,7 @@ del _catalog
 
 __all__ = [
     "MAX_LINE",
+    "MAX_NAME",
     "REFEREE_COMMANDS",
     "SPECS",
     "Command",

@@ -18,7 +18,7 @@ from bot.tables.rulesets import Rule
 SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 WIDTH = 100
 
-_GROUP_HELP = {
+GROUP_HELP = {
     "game": "open, join, begin, show and end a game",
     "turn": "pass the turn; extra and skipped turns, reversal, seating",
     "chaos": "chaos rolls, cards, tokens, spite, choices, the log, undo",
@@ -31,6 +31,7 @@ _GROUP_HELP = {
     "card": "a link to a card on Scryfall",
     "roll": "dice that aren't part of the game",
     "help": "this help",
+    "settings": "the server's choices: referee role, default ruleset, auto-roll, secret rolls",
     "quit": "leave (the game is saved)",
 }
 
@@ -49,7 +50,7 @@ def help_text(group: str | None = None) -> str:
     if group is None:
         lines = ["Commands (type `help GROUP` for details):"]
         width = max(map(len, known))
-        lines += [f"  {name:<{width}}  {_GROUP_HELP.get(name, '')}" for name in known]
+        lines += [f"  {name:<{width}}  {GROUP_HELP.get(name, '')}" for name in known]
         return "\n".join([*lines, "", *CONSOLE_NOTES])
     specs = known.get(group) or ([SPECS[group]] if group in SPECS else None)
     if specs is None:

@@ -4,19 +4,18 @@ card links, dice and help. None of them changes a game.
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from bot.commands import Command, CommandError, card_link, help_text, roll_dice, rules_text
+from bot.commands.tables import table_list, table_show
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
 from bot.tables import find_ruleset
-from bot.tables.describe import render_deck, render_table
 
 if TYPE_CHECKING:
     from bot.console.session import Console
@@ -36,9 +35,9 @@ async def answer(console: Console, command: Command) -> None:
         case "rules":
             out.reply(command.name, await _rules(console, args["topic"]))
         case "table list":
-            out.reply(command.name, _table_list(await _ruleset(console)))
+            out.reply(command.name, table_list(await _ruleset(console)))
         case "table show":
-            out.reply(command.name, _table_show(await _ruleset(console), args["table"]))
+            out.reply(command.name, table_show(await _ruleset(console), args["table"]))
         case "chaos log":
             await _log(console, args["count"])
         case "game export":
@@ -83,38 +82,6 @@ async def _rules(console: Console, topic: str | None) -> str:
         ruleset = console.options.ruleset
         rules = await console.service.rules(ruleset)
     return rules_text(rules, topic, ruleset)
-
-
-def _table_names(ruleset: Ruleset) -> dict[str, str]:
-    names = {t.id: t.name for t in ruleset.tables.values()}
-    names.update({d.id: d.name for d in ruleset.decks.values()})
-    return names
-
-
-def _table_list(ruleset: Ruleset) -> str:
-    width = max(len(t) for t in _table_names(ruleset))
-    lines = [f"Lists and decks of {ruleset.name} (`table show ID` prints one):"]
-    for table in ruleset.tables.values():
-        lines.append(f"  {table.id:<{width}}  {table.name} ({table.dice.notation})")
-    for deck in ruleset.decks.values():
-        count = sum(card.copies for card in deck.cards)
-        lines.append(f"  {deck.id:<{width}}  {deck.name} ({count} cards)")
-    return "\n".join(lines)
-
-
-def _table_show(ruleset: Ruleset, wanted: str) -> str:
-    names = _table_names(ruleset)
-    key = wanted.casefold()
-    found = next((i for i, n in names.items() if key in (i.casefold(), n.casefold())), None)
-    if found is None:
-        close = difflib.get_close_matches(key, [*names, *(n.casefold() for n in names.values())])
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise CommandError(
-            f"{ruleset.name} has no list or deck {wanted!r}.{hint} (there are: {', '.join(names)})"
-        )
-    if found in ruleset.tables:
-        return render_table(ruleset.tables[found], names)
-    return render_deck(ruleset.decks[found], names)
 
 
 async def _all_events(console: Console) -> tuple[list[Event], Names]:

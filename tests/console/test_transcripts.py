@@ -354,13 +354,17 @@ def test_without_a_token_the_bare_command_opens_the_console(tmp_path: Path) -> N
     assert (tmp_path / "x.db").exists()
 
 
-def test_with_a_token_from_dotenv_the_bare_command_says_the_bot_comes_next(tmp_path: Path) -> None:
-    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\n", encoding="utf-8")
+def test_with_a_token_from_dotenv_the_bare_command_connects_to_discord(tmp_path: Path) -> None:
+    """With a token, the bare command is the bot: here Discord can't be reached (nothing
+    listens at the REST base), which ends in one line, not the console and not a traceback."""
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=abc\nDISCORD_API_BASE=http://127.0.0.1:9/api/v10\n", encoding="utf-8"
+    )
     result = run(tmp_path, stdin="")
-    assert result.returncode == 0, result.stderr
-    assert len(result.stdout.splitlines()) == 1
-    assert "Discord bot arrives with the next issue" in result.stdout
-    assert not (tmp_path / "chaos-referee.db").exists()
+    assert result.returncode == 1, result.stderr
+    assert "Discord can't be reached" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert DISCORD_HINT not in result.stdout
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,245 @@
+"""Benchmark: the Discord bot end to end, through the real discord.py client and a fake Discord.
+
+Everything a player's command goes through is measured: the gateway frame, discord.py's
+dispatch, the command tree, our cog, the service (lock, engine, a durable SQLite commit), the
+embeds, and the HTTP answer back. The yardstick is ``/ping`` of the same bot in the same run:
+the same path with no game behind it. The bot and the fake Discord share one process and one
+event loop, so every figure includes both sides' CPU time.
+
+* **Latency:** ``/chaos roll`` and ``/ping`` one at a time, interleaved one for one, from the
+  dispatch to the bot's first answer: p50, p99, and throughput. Goal: ``/chaos roll`` p50 at
+  most 1.5× ``/ping``'s.
+* **Burst:** 1,000 ``/chaos roll`` at once across 100 channels (100 games): every one must be
+  answered within Discord's 3 s deadline, and the whole burst within 3 s.
+* **Start:** bot start (login) to ready against the fake, the median of several starts.
+  Goal: at most 1 s.
+
+Run from the repository root::
+
+    python bench/discord_bench.py [--rounds 300] [--burst 1000] [--channels 100] [--strict]
+
+It prints the figures, the ratios and PASS or FAIL; it exits 0 either way unless ``--strict``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+# The fake Discord lives with the tests: run from a checkout, the repository root must be on
+# the path (it is when run as `python bench/discord_bench.py` from anywhere, with this line).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.client.bot import ChaosBot
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store
+from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
+from tests.fakediscord.server import FakeDiscord
+
+GOAL_RATIO = 1.5
+GOAL_BURST_S = 3.0
+GOAL_START_S = 1.0
+SEED = 20_261_122
+
+JSON = dict[str, Any]
+
+
+def point_discord_at(fake: FakeDiscord) -> None:
+    """discord.py's two hook points (see tests/fakediscord/hooks.py), for the whole process."""
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(fake: FakeDiscord, folder: Path) -> AsyncIterator[tuple[ChaosBot, float]]:
+    """The real bot on a fresh database, logged into `fake`; yields it and its start time."""
+    store = await Store.open(folder / f"bench-{time.monotonic_ns()}.db")
+    service = GameService(store, seeds=lambda: SEED)
+    settings = Settings(dev_guild=int(fake.guild_id))
+    bot = ChaosBot(service, settings, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    started = time.perf_counter()
+    await bot.login("bench-token")
+    task = asyncio.create_task(bot.connect(reconnect=False))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        yield bot, time.perf_counter() - started
+    finally:
+        await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+        await service.close()
+
+
+async def timed(call: Callable[[], Awaitable[tuple[JSON, JSON]]]) -> tuple[float, JSON]:
+    started = time.perf_counter()
+    _, body = await call()
+    return time.perf_counter() - started, body
+
+
+async def open_games(fake: FakeDiscord, bot: ChaosBot, channels: list[str]) -> None:
+    """A begun classic game in each channel: the owner hosts and is the active player."""
+    for channel in channels:
+        await fake.slash("game start", {"ruleset": "classic"}, user=fake.owner, channel=channel)
+        await fake.slash("game join", user=fake.player, channel=channel)
+        await fake.slash("game begin", user=fake.owner, channel=channel)
+    await bot.boards.settle()
+
+
+async def answer_choices(fake: FakeDiscord, bot: ChaosBot, scope: str, channel: str) -> None:
+    """Answer any choice a roll asked for, as the host (untimed), so the turn can pass."""
+    while (await bot.service.current(scope)).game.state.pending is not None:
+        await fake.slash("chaos choose", {"option": "1"}, user=fake.owner, channel=channel)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def refused(body: JSON) -> bool:
+    return bool(((body.get("data") or {}).get("flags") or 0) & 64)
+
+
+async def latency(
+    fake: FakeDiscord, bot: ChaosBot, channels: list[str], rounds: int
+) -> dict[str, list[float]]:
+    """`/ping` and `/chaos roll`, one at a time, interleaved; seconds per answer.
+
+    Each roll is a turn's roll by the active player, and the turn then passes (untimed), round
+    the channels: the games stay the length of real ones rather than one endless turn.
+    """
+    times: dict[str, list[float]] = {"ping": [], "chaos roll": []}
+    refusals = 0
+    users = {fake.owner["id"]: fake.owner, fake.player["id"]: fake.player}
+
+    async def turn(channel: str, record: bool) -> None:
+        nonlocal refusals
+        scope = f"{fake.guild_id}:{channel}"
+        active = (await bot.service.current(scope)).game.state.active
+        user = users[active or fake.owner["id"]]
+        took, _ = await timed(lambda: fake.slash("ping", user=user, channel=channel))
+        if record:
+            times["ping"].append(took)
+        took, body = await timed(lambda: fake.slash("chaos roll", user=user, channel=channel))
+        if record:
+            times["chaos roll"].append(took)
+            refusals += refused(body)
+        await answer_choices(fake, bot, scope, channel)
+        await fake.slash("turn next", user=user, channel=channel)
+
+    for n in range(20):  # warm up both paths (imports, caches, the first boards)
+        await turn(channels[n % len(channels)], record=False)
+    await bot.boards.settle()
+    for n in range(rounds):
+        await turn(channels[n % len(channels)], record=True)
+    await bot.boards.settle()
+    if refusals:
+        print(f"  note: {refusals} of {rounds} rolls were refused")
+    return times
+
+
+async def burst(
+    fake: FakeDiscord, bot: ChaosBot, channels: list[str], count: int
+) -> tuple[float, list[float], int]:
+    """`count` rolls at once, spread over `channels`: the wall time, each answer's time, and
+    how many were refusals."""
+    started = time.perf_counter()
+
+    async def one(n: int) -> tuple[float, JSON]:
+        channel = channels[n % len(channels)]
+        return await timed(lambda: fake.slash("chaos roll", user=fake.owner, channel=channel))
+
+    results = await asyncio.gather(*(one(n) for n in range(count)))
+    wall = time.perf_counter() - started
+    await bot.boards.settle()
+    return wall, [t for t, _ in results], sum(refused(body) for _, body in results)
+
+
+async def starts(folder: Path, times: int) -> list[float]:
+    found = []
+    for _ in range(times):
+        async with FakeDiscord() as fake:
+            point_discord_at(fake)
+            async with running_bot(fake, folder) as (_, took):
+                found.append(took)
+    return found
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+async def main(args: argparse.Namespace) -> bool:
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        folder = Path(tmp)
+        start_times = await starts(folder, 5)
+        async with FakeDiscord() as fake:
+            point_discord_at(fake)
+            channels = [fake.channel_id]
+            channels += [fake.add_channel(f"table-{n}") for n in range(1, args.channels)]
+            async with running_bot(fake, folder) as (bot, _):
+                await open_games(fake, bot, channels)
+                times = await latency(fake, bot, channels, args.rounds)
+                wall, each, refusals = await burst(fake, bot, channels, args.burst)
+
+    ping, roll = times["ping"], times["chaos roll"]
+    ratio = statistics.median(roll) / statistics.median(ping)
+    print(f"Latency, {args.rounds} of each, one at a time (dispatch → first answer):")
+    for name, values in times.items():
+        print(
+            f"  /{name:<10}  p50 {statistics.median(values) * 1e3:6.2f} ms"
+            f"  p99 {quantile(values, 0.99) * 1e3:6.2f} ms"
+            f"  {len(values) / sum(values):6.0f}/s"
+        )
+    print(f"  ratio /chaos roll ÷ /ping at p50: {ratio:.2f}×  (goal ≤ {GOAL_RATIO}×)")
+    late = sum(t > GOAL_BURST_S for t in each)
+    print(
+        f"Burst: {args.burst} /chaos roll across {len(channels)} channels at once:"
+        f" all answered in {wall:.2f} s ({args.burst / wall:.0f}/s), slowest"
+        f" {max(each):.2f} s, p50 {statistics.median(each):.2f} s, {late} over"
+        f" {GOAL_BURST_S:.0f} s, {refusals} refused  (goal: all within {GOAL_BURST_S:.0f} s)"
+    )
+    start = statistics.median(start_times)
+    print(
+        f"Start to ready: median {start * 1e3:.0f} ms of {len(start_times)}"
+        f" (min {min(start_times) * 1e3:.0f}, max {max(start_times) * 1e3:.0f})"
+        f"  (goal ≤ {GOAL_START_S * 1e3:.0f} ms)"
+    )
+    checks = {
+        "latency ratio": ratio <= GOAL_RATIO,
+        "burst": wall <= GOAL_BURST_S and late == 0,
+        "start": start <= GOAL_START_S,
+    }
+    print("  ".join(f"{name}: {verdict(ok)}" for name, ok in checks.items()))
+    return all(checks.values())
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=int, default=300, help="answers timed per command")
+    parser.add_argument("--burst", type=int, default=1000, help="rolls sent at once")
+    parser.add_argument("--channels", type=int, default=100, help="channels (games) for it")
+    parser.add_argument("--dir", default=None, help="where the databases go (a temp folder)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 if a goal is missed")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.ERROR)  # the fake's and discord.py's chatter is noise here
+    arguments = parse()
+    passed = asyncio.run(main(arguments))
+    sys.exit(1 if arguments.strict and not passed else 0)

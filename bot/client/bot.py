@@ -1,0 +1,141 @@
+"""The Discord bot: a :class:`commands.Bot` that is handed its service and settings.
+
+Nothing here knows the rules. ``setup_hook`` loads one extension per command group (``cogs``),
+registers the buttons that must answer after a restart, and syncs the commands to the
+development server when one is set; a global sync happens only when the owner asks for it
+(``/sync``, or ``chaos-referee sync``). The bot asks for the ``guilds`` intent only: it works
+through slash commands and buttons, which need no privileged intent, not even message content.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.buttons import GameButton, PickMenu
+from bot.client.errors import report
+from bot.client.keeper import BoardKeeper
+from bot.client.play import Play
+from bot.config import Settings
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
+
+# One extension per command group, loaded by name: nothing imports a cog.
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.game",
+    "cogs.turn",
+    "cogs.chaos",
+    "cogs.effects",
+    "cogs.middle",
+    "cogs.life",
+    "cogs.player",
+    "cogs.rules",
+    "cogs.table",
+    "cogs.card",
+    "cogs.roll",
+    "cogs.help",
+    "cogs.settings",
+    "cogs.admin",
+)
+
+
+def intents() -> discord.Intents:
+    """Only what the bot uses: guild and channel events. No members, presences or messages."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class ChaosTree(app_commands.CommandTree["ChaosBot"]):
+    """The command tree, with the one error handler every slash command goes through."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[ChaosBot], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)
+
+
+class ChaosBot(commands.Bot):
+    """Chaos Referee on Discord, over one :class:`~bot.service.GameService`."""
+
+    def __init__(
+        self,
+        service: GameService,
+        settings: Settings,
+        *,
+        extensions: tuple[str, ...] | None = None,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # unused: there are no text commands
+            help_command=None,
+            intents=intents(),
+            tree_cls=ChaosTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            max_messages=None,
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.service = service
+        self.settings = settings
+        self.play = Play(self)
+        self.boards = BoardKeeper(self)
+        self._extensions = extensions
+        self._expiry: asyncio.Task[None] | None = None
+        self._closing = False
+
+    async def setup_hook(self) -> None:
+        for name in self._extensions if self._extensions is not None else EXTENSIONS:
+            await self.load_extension(name)
+        self.add_dynamic_items(GameButton, PickMenu)
+        if self.settings.dev_guild is not None:
+            await self.sync_commands(self.settings.dev_guild)
+        self._expiry = asyncio.create_task(self._expire_idle(), name="expire idle games")
+
+    async def sync_commands(self, guild: int | None = None) -> list[app_commands.AppCommand]:
+        """Publish the commands to one server (at once) or everywhere (`guild` None; Discord
+        may take up to an hour to show them)."""
+        if guild is None:
+            synced = await self.tree.sync()
+        else:
+            target = discord.Object(guild)
+            self.tree.copy_global_to(guild=target)
+            synced = await self.tree.sync(guild=target)
+        log.info("synced %d commands to %s", len(synced), guild or "every server")
+        return synced
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def _expire_idle(self) -> None:
+        while True:
+            try:
+                await self.service.expire_idle()
+            except Exception:
+                log.exception("expiring idle games failed")
+            await asyncio.sleep(EXPIRY_EVERY)
+
+    async def close(self) -> None:
+        # discord.py may call close() twice (once more when the socket closes). The service is
+        # its creator's to close, after this.
+        if not self._closing:
+            self._closing = True
+            if self._expiry is not None:
+                self._expiry.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._expiry
+            await self.boards.close()
+        await super().close()
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        log.exception("error in %s", event_method)

@@ -1,0 +1,135 @@
+"""Buttons and menus that survive a restart: their state is in their ``custom_id``.
+
+Every component carries the game it belongs to and the game's version (its number of actions)
+when it was drawn: ``cr:{kind}:{game}:{version}[:{option}]``. discord.py rebuilds the item from
+that id whenever it is pressed (:class:`discord.ui.DynamicItem`), whichever process drew it, and
+the service refuses a press made on an older state of the game. What a press does lives in
+:mod:`bot.client.play`; here are only the shapes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.commands.steps import Step, StepKind, next_steps
+from bot.engine.game import Game
+
+if TYPE_CHECKING:
+    from bot.client.bot import ChaosBot
+
+PREFIX = "cr"
+_STYLES = {
+    StepKind.ROLL: discord.ButtonStyle.primary,
+    StepKind.REVEAL: discord.ButtonStyle.primary,
+    StepKind.NEXT: discord.ButtonStyle.success,
+    StepKind.JOIN: discord.ButtonStyle.secondary,
+    StepKind.BEGIN: discord.ButtonStyle.success,
+    StepKind.CHOOSE: discord.ButtonStyle.secondary,
+    StepKind.PICK: discord.ButtonStyle.primary,
+}
+
+
+def custom_id(kind: str, game_id: int, version: int, option: int = 0) -> str:
+    tail = f":{option}" if option else ""
+    return f"{PREFIX}:{kind}:{game_id}:{version}{tail}"
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:(?P<kind>[a-z]+):(?P<game>[0-9]{{1,18}}):(?P<version>[0-9]{{1,9}})"
+    r"(?::(?P<option>[0-9]{1,3}))?",
+):
+    """One button of a game: roll, reveal, next turn, join, begin, an option of a choice."""
+
+    def __init__(self, step: Step, game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=step.label,
+                style=_STYLES.get(step.kind, discord.ButtonStyle.secondary),
+                custom_id=custom_id(step.kind, game_id, version, step.option),
+            )
+        )
+        self.step = step
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> GameButton:
+        if match["kind"] not in set(StepKind):
+            raise ValueError(f"unknown button kind {match['kind']!r}")
+        kind = StepKind(match["kind"])
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        step = Step(kind, label or kind.value, int(match["option"] or 0))
+        return cls(step, int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast("ChaosBot", interaction.client)
+        await bot.play.press(interaction, self.step, self.game_id, self.version)
+
+
+class PickMenu(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"{PREFIX}:menu:(?P<game>[0-9]{{1,18}}):(?P<version>[0-9]{{1,9}})",
+):
+    """A private menu with every option of a pending choice (a spite look has seven)."""
+
+    def __init__(self, options: list[tuple[str, str]], game_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:menu:{game_id}:{version}",
+                placeholder="Choose one",
+                options=[
+                    discord.SelectOption(label=_label(name), value=str(number))
+                    for number, (_, name) in enumerate(options[:25], 1)
+                ],
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> PickMenu:
+        return cls([], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast("ChaosBot", interaction.client)
+        data = cast(dict[str, Any], interaction.data or {})
+        values = data.get("values") or []
+        option = int(values[0]) if values and str(values[0]).isdigit() else 0
+        await bot.play.press(
+            interaction, Step(StepKind.CHOOSE, "", option), self.game_id, self.version
+        )
+
+
+def _label(name: str) -> str:
+    return name if len(name) <= 100 else name[:99] + "…"
+
+
+def steps_view(game_id: int, game: Game) -> discord.ui.View:
+    """The buttons for what the game expects next (none once it is over)."""
+    view = discord.ui.View(timeout=None)
+    for step in next_steps(game.state, game.ruleset)[:25]:
+        view.add_item(GameButton(step, game_id, game.seq))
+    return view
+
+
+def menu_view(game_id: int, game: Game) -> discord.ui.View:
+    """A private menu for the pending choice."""
+    view = discord.ui.View(timeout=None)
+    pending = game.state.pending
+    if pending is not None:
+        view.add_item(PickMenu(list(pending.options), game_id, game.seq))
+    return view

@@ -1,0 +1,143 @@
+"""Autocomplete: at most 25 suggestions for what the player is typing.
+
+Every function here has the signature discord.py expects of an autocomplete callback. They never
+raise: a suggestion that can't be made is simply left out (an autocomplete answer is shown to
+nobody if it fails, and the player may still type anything; the command checks it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import ChaosError
+from bot.engine.model import Ruleset
+from bot.tables import LoadedRuleset, load_bundled
+
+if TYPE_CHECKING:
+    from bot.client.bot import ChaosBot
+
+log = logging.getLogger(__name__)
+
+LIMIT = 25  # Discord shows at most 25 choices
+Choice = app_commands.Choice[str]
+
+
+def pick(pairs: Iterable[tuple[str, str]], typed: str) -> list[Choice]:
+    """(name, value) pairs whose name or value contains what was typed, starts first."""
+    wanted = typed.casefold().strip()
+    starts: list[Choice] = []
+    inside: list[Choice] = []
+    for name, value in pairs:
+        shown = name if len(name) <= 100 else name[:99] + "…"
+        text = f"{name} {value}".casefold()
+        if not wanted or name.casefold().startswith(wanted) or value.casefold().startswith(wanted):
+            starts.append(Choice(name=shown, value=value[:100]))
+        elif wanted in text:
+            inside.append(Choice(name=shown, value=value[:100]))
+        if len(starts) >= LIMIT:
+            break
+    return (starts + inside)[:LIMIT]
+
+
+def _bot(interaction: discord.Interaction[Any]) -> ChaosBot:
+    return interaction.client  # type: ignore[no-any-return]
+
+
+def _scope(interaction: discord.Interaction[Any]) -> str | None:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    return f"{interaction.guild_id}:{interaction.channel_id}"
+
+
+async def game_ruleset(
+    interaction: discord.Interaction[Any],
+) -> tuple[Ruleset, LoadedRuleset | None]:
+    """The ruleset of the game here, else the guild's default ruleset."""
+    bot = _bot(interaction)
+    scope = _scope(interaction)
+    if scope is not None:
+        try:
+            outcome = await bot.service.current(scope)
+            return outcome.game.ruleset, None
+        except ChaosError:
+            pass
+    default = "classic"
+    if interaction.guild_id is not None:
+        default = (await bot.service.settings(str(interaction.guild_id))).default_ruleset
+    loaded = load_bundled().get(default) or next(iter(load_bundled().values()))
+    return loaded.ruleset, loaded
+
+
+async def rulesets(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    found = load_bundled()
+    return pick(((f"{r.ruleset.name} ({i})", i) for i, r in found.items()), typed)
+
+
+async def players(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    scope = _scope(interaction)
+    if scope is None:
+        return []
+    try:
+        outcome = await _bot(interaction).service.current(scope)
+    except ChaosError:
+        return []
+    state = outcome.game.state
+    order = [p for p in state.order if p in state.players]
+    order += [p for p in state.players if p not in order]
+    return pick(((state.players[p].name, p) for p in order), typed)
+
+
+async def options(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The options of the choice the game waits for, by number."""
+    scope = _scope(interaction)
+    if scope is None:
+        return []
+    try:
+        outcome = await _bot(interaction).service.current(scope)
+    except ChaosError:
+        return []
+    pending = outcome.game.state.pending
+    if pending is None:
+        return []
+    return pick(((f"{n}) {name}", str(n)) for n, (_, name) in enumerate(pending.options, 1)), typed)
+
+
+async def lists(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    ruleset, _ = await game_ruleset(interaction)
+    return pick(((f"{t.name} ({t.dice.notation})", t.id) for t in ruleset.tables.values()), typed)
+
+
+async def tables(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """Lists and decks of the ruleset in play (or the default one)."""
+    ruleset, _ = await game_ruleset(interaction)
+    pairs = [(t.name, t.id) for t in ruleset.tables.values()]
+    pairs += [(d.name, d.id) for d in ruleset.decks.values()]
+    return pick(pairs, typed)
+
+
+async def topics(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    _, loaded = await game_ruleset(interaction)
+    scope = _scope(interaction)
+    try:
+        if loaded is not None:
+            rules = loaded.rules
+        elif scope is not None:
+            rules = await _bot(interaction).service.rules(scope)
+        else:
+            return []
+    except ChaosError:
+        return []
+    return pick(((f"{r.title} ({r.id})", r.id) for r in rules), typed)
+
+
+async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The tables this server uploaded."""
+    if interaction.guild_id is None:
+        return []
+    stored = await _bot(interaction).service.guild_tables(str(interaction.guild_id))
+    return pick(((f"{t.table_id} (revision {t.revision})", t.table_id) for t in stored), typed)

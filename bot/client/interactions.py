@@ -1,0 +1,127 @@
+"""Who is asking and where: what every command handler needs from a Discord interaction.
+
+A game lives in a *scope*, ``"{guild}:{channel}"`` (a thread is a channel of its own). Players
+are known to the engine by their Discord user id, and named by their display name. Whether the
+caller referees is decided here, from the guild's referee role or the Manage Server permission.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import discord
+
+from bot.commands import MAX_NAME
+from bot.errors import NoGameError
+from bot.store import GuildSettings
+
+T = TypeVar("T")
+
+# Discord wants a first answer within 3 s. Work that isn't done by then is deferred ("thinking…")
+# and its answer sent as a follow-up.
+DEFER_AFTER = 2.0
+
+_NAME_JUNK = re.compile(r"[,:#\s]+")
+
+
+class NotInGuildError(NoGameError):
+    """Games are played in a server's channels, not in direct messages."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The member behind an interaction, as the game and its permissions see them."""
+
+    id: str
+    name: str
+    referee: bool
+    manager: bool  # may change the server's settings and tables (Manage Server)
+
+
+def scope_of(interaction: discord.Interaction[Any]) -> str:
+    """The scope of the game played where the interaction happened."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise NotInGuildError("Chaos games are played in a server's channels, not here.")
+    return f"{interaction.guild_id}:{interaction.channel_id}"
+
+
+def guild_key(interaction: discord.Interaction[Any]) -> str:
+    if interaction.guild_id is None:
+        raise NotInGuildError("That belongs to a server: use it in one of its channels.")
+    return str(interaction.guild_id)
+
+
+def player_name(user: discord.abc.User) -> str:
+    """A display name the game can use: no commas, colons or #, at most MAX_NAME characters."""
+    name = _NAME_JUNK.sub(" ", user.display_name).strip() or user.name
+    name = "".join(ch for ch in name if ch.isprintable())[:MAX_NAME].strip()
+    return name or f"Player {str(user.id)[-4:]}"
+
+
+def caller(interaction: discord.Interaction[Any], settings: GuildSettings) -> Caller:
+    """Who is asking; a referee holds the guild's referee role or may manage the server."""
+    user = interaction.user
+    manager = bool(interaction.permissions.manage_guild)
+    role = settings.referee_role
+    has_role = (
+        role is not None
+        and isinstance(user, discord.Member)
+        and any(r.id == role for r in user.roles)
+    )
+    return Caller(str(user.id), player_name(user), referee=has_role or manager, manager=manager)
+
+
+async def within_deadline(
+    interaction: discord.Interaction[Any],
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+    after: float = DEFER_AFTER,
+) -> T:
+    """Await `work`; if it takes longer than `after` seconds, defer the interaction first so
+    Discord doesn't give up on it (the answer then goes out as a follow-up)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=after)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    return await task
+
+
+async def reply(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: list[discord.Embed] | None = None,
+    view: discord.ui.View | None = None,
+    file: discord.File | None = None,
+    ephemeral: bool = False,
+) -> None:
+    """Answer the interaction, as its first response or (once deferred) as a follow-up."""
+    extra: dict[str, Any] = {}
+    if embeds:
+        extra["embeds"] = embeds
+    if view is not None:
+        extra["view"] = view
+    if file is not None:
+        extra["file"] = file
+    mentions = discord.AllowedMentions.none()
+    if interaction.response.is_done():
+        await interaction.followup.send(
+            content or discord.utils.MISSING,
+            ephemeral=ephemeral,
+            allowed_mentions=mentions,
+            **extra,
+        )
+    else:
+        await interaction.response.send_message(
+            content, ephemeral=ephemeral, allowed_mentions=mentions, **extra
+        )
+
+
+async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
+    """Say why not, to the caller only."""
+    await reply(interaction, message, ephemeral=True)

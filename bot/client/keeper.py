@@ -1,0 +1,113 @@
+"""Keeping each game's status board up to date: one message per game, edited after every action.
+
+Refreshes run in the background so an answer to a player never waits for the board. While one
+refresh of a scope is in flight, further actions only mark it dirty, and one more refresh follows
+with the latest state: a burst of actions costs two edits, not one per action. If the message
+is gone (deleted by someone), a new board is posted and remembered in the database, so a
+restarted bot keeps editing the same message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.client.board import board_embed
+from bot.client.buttons import steps_view
+from bot.engine.game import Game
+from bot.store import BoardRecord
+
+if TYPE_CHECKING:
+    from bot.client.bot import ChaosBot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Latest:
+    channel: int
+    game_id: int
+    game: Game
+
+
+class BoardKeeper:
+    """Posts and edits the status boards of one bot's games."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        self._latest: dict[str, _Latest] = {}
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def touch(self, scope: str, channel: int, game_id: int, game: Game) -> None:
+        """The game in `scope` changed: bring its board up to date soon."""
+        self._latest[scope] = _Latest(channel, game_id, game)
+        if scope not in self._running:
+            self._idle.clear()
+            self._running[scope] = asyncio.create_task(self._keep(scope), name=f"board {scope}")
+
+    async def settle(self) -> None:
+        """Wait until every board is up to date (tests, and a clean shutdown)."""
+        await self._idle.wait()
+
+    async def close(self) -> None:
+        for task in list(self._running.values()):
+            task.cancel()
+        await asyncio.gather(*self._running.values(), return_exceptions=True)
+
+    async def adopt(self, scope: str, game_id: int, channel: int, message: int) -> None:
+        """Make `message` (a fresh board, posted by `/game status`) the scope's board, and
+        delete the one it replaces."""
+        old = await self.bot.service.board(scope)
+        await self.bot.service.set_board(BoardRecord(scope, game_id, str(channel), str(message)))
+        if old is not None and old.message != str(message):
+            partial = self.bot.get_partial_messageable(int(old.channel))
+            # Already gone, or no longer ours to delete: either way it isn't shown any more.
+            with contextlib.suppress(discord.HTTPException):
+                await partial.get_partial_message(int(old.message)).delete()
+
+    async def _keep(self, scope: str) -> None:
+        try:
+            while (latest := self._latest.pop(scope, None)) is not None:
+                try:
+                    await self._refresh(scope, latest)
+                except discord.HTTPException as error:
+                    log.warning("couldn't update the board in %s: %s", scope, error)
+                except Exception:
+                    log.exception("the board of %s failed to update", scope)
+        finally:
+            del self._running[scope]
+            if not self._running:
+                self._idle.set()
+
+    async def _refresh(self, scope: str, latest: _Latest) -> None:
+        board = await self.bot.service.board(scope)
+        if board is not None and board.game_id == latest.game_id:
+            embed, view = self.draw(latest.game_id, latest.game)
+            partial = self.bot.get_partial_messageable(int(board.channel))
+            try:
+                await partial.get_partial_message(int(board.message)).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                log.info("the board of %s was deleted; posting a new one", scope)
+        await self._post(scope, latest.channel, latest.game_id, latest.game)
+
+    async def _post(self, scope: str, channel: int, game_id: int, game: Game) -> None:
+        embed, view = self.draw(game_id, game)
+        partial = self.bot.get_partial_messageable(channel)
+        message = await partial.send(embed=embed, view=view)
+        await self.bot.service.set_board(BoardRecord(scope, game_id, str(channel), str(message.id)))
+
+    @staticmethod
+    def draw(game_id: int, game: Game) -> tuple[discord.Embed, discord.ui.View]:
+        """The board of a game: its embed, and the buttons for what comes next."""
+        embed = board_embed(game)
+        footer = embed.footer.text
+        embed.set_footer(text=f"{footer} · game {game_id}" if footer else f"game {game_id}")
+        return embed, steps_view(game_id, game)

@@ -1,0 +1,191 @@
+"""What every game command and button does, once: ask the service, answer, update the board.
+
+A cog only says which engine action a command means (a *builder*: who is asking and the game as
+it stands → an :class:`~bot.engine.actions.Action`); :meth:`Play.act` does the rest: find the
+caller's permissions, run the action through the service (deferring if it gets slow), answer
+with the result embeds and the buttons for what comes next, and have the board redrawn.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.client.buttons import menu_view, steps_view
+from bot.client.embeds import result_embeds
+from bot.client.errors import report
+from bot.client.interactions import (
+    Caller,
+    caller,
+    guild_key,
+    reply,
+    scope_of,
+    within_deadline,
+)
+from bot.commands import GameView
+from bot.commands.steps import Step, StepKind
+from bot.engine import actions as a
+from bot.engine.errors import ChaosError, NotYourTurnError
+from bot.service import Outcome
+from bot.store import GuildSettings
+
+if TYPE_CHECKING:
+    from bot.client.bot import ChaosBot
+
+log = logging.getLogger(__name__)
+
+Builder = Callable[[Caller, GameView], a.Action]
+
+
+class Play:
+    """The game flow of one bot, shared by its cogs and buttons."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+
+    async def caller(self, interaction: discord.Interaction[Any]) -> tuple[Caller, GuildSettings]:
+        settings = await self.bot.service.settings(guild_key(interaction))
+        return caller(interaction, settings), settings
+
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        ruleset: str | None,
+        *,
+        tables: tuple[str, ...] = (),
+        life: int | None = None,
+        seed: int | None = None,
+    ) -> Outcome:
+        """Open a game in the interaction's channel, hosted by the caller."""
+        scope = scope_of(interaction)
+        who, settings = await self.caller(interaction)
+        outcome = await within_deadline(
+            interaction,
+            self.bot.service.start(
+                scope,
+                ruleset or settings.default_ruleset,
+                host=who.id,
+                host_name=who.name,
+                seed=seed,
+                life=life,
+                guild=guild_key(interaction),
+                tables=tables,
+            ),
+        )
+        await self._answer(interaction, outcome)
+        return outcome
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        build: Builder,
+        *,
+        version: int | None = None,
+        game_id: int | None = None,
+    ) -> Outcome:
+        """Carry out the action `build` makes for the caller, answer, and redraw the board."""
+        scope = scope_of(interaction)
+        who, settings = await self.caller(interaction)
+
+        async def work() -> Outcome:
+            current = await self.bot.service.current(scope)
+            view = GameView.of(current.game.state, current.game.ruleset)
+            action = build(who, view)
+            outcome = await self.bot.service.act(scope, action, version=version, game_id=game_id)
+            return await self._auto_roll(scope, settings, outcome)
+
+        outcome = await within_deadline(interaction, work())
+        await self._answer(interaction, outcome)
+        return outcome
+
+    async def press(
+        self, interaction: discord.Interaction[Any], step: Step, game_id: int, version: int
+    ) -> None:
+        """A button (or menu choice) was pressed on a message drawn at `version` of a game."""
+        try:
+            if step.kind is StepKind.PICK:
+                await self._open_menu(interaction, game_id, version)
+                return
+            await self.act(
+                interaction,
+                lambda who, view: _pressed(step, who, view),
+                version=None if step.kind is StepKind.JOIN else version,
+                game_id=game_id,
+            )
+        except Exception as error:  # a component has no command tree to report to
+            await report(interaction, error)
+
+    async def _open_menu(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int
+    ) -> None:
+        """Show the pending choice's options to the player who has it, and to nobody else."""
+        scope = scope_of(interaction)
+        who, _ = await self.caller(interaction)
+        current = await self.bot.service.current(scope)
+        if current.game_id != game_id or current.version != version:
+            from bot.errors import StaleActionError
+
+            raise StaleActionError("That choice was already made; the game has moved on.")
+        pending = current.game.state.pending
+        if pending is None:
+            raise ChaosError("There's nothing to choose now.")
+        if pending.player != who.id:
+            name = current.game.state.players[pending.player].name
+            raise NotYourTurnError(f"That choice is {name}'s to make.")
+        await reply(
+            interaction,
+            "Your choice (only you can see this):",
+            view=menu_view(game_id, current.game),
+            ephemeral=True,
+        )
+
+    async def _auto_roll(self, scope: str, settings: GuildSettings, outcome: Outcome) -> Outcome:
+        """With the guild's auto-roll on, make a new turn's chaos roll at once."""
+        if not settings.auto_roll or not any(e["type"] == "turn_started" for e in outcome.events):
+            return outcome
+        state = outcome.game.state
+        if state.active is None or state.rolled or state.pending is not None:
+            return outcome
+        try:
+            more = await self.bot.service.act(scope, a.RollChaos(actor=state.active))
+        except ChaosError as error:
+            log.info("auto-roll in %s didn't happen: %s", scope, error)
+            return outcome
+        return replace(more, events=[*outcome.events, *more.events])
+
+    async def _answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+        # The board first: once the player has the answer, the board is already on its way
+        # (so whoever waits for the boards to settle after an answer sees this action too).
+        if interaction.channel_id is not None:
+            self.bot.boards.touch(
+                outcome.scope, interaction.channel_id, outcome.game_id, outcome.game
+            )
+        embeds = result_embeds(outcome.events, outcome.game)
+        await reply(interaction, embeds=embeds, view=steps_view(outcome.game_id, outcome.game))
+
+
+def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:
+    """The action a button stands for, on behalf of whoever pressed it."""
+    match step.kind:
+        case StepKind.JOIN:
+            return a.Join(actor=who.id, player_name=who.name)
+        case StepKind.BEGIN:
+            return a.Begin(actor=who.id, referee=who.referee)
+        case StepKind.ROLL:
+            return a.RollChaos(actor=who.id, referee=who.referee)
+        case StepKind.REVEAL:
+            return a.Reveal(actor=who.id, referee=who.referee)
+        case StepKind.NEXT:
+            return a.NextTurn(actor=who.id, referee=who.referee)
+        case StepKind.CHOOSE:
+            if not 1 <= step.option <= len(view.options):
+                raise ChaosError("That option isn't on offer any more.")
+            return a.Choose(
+                actor=who.id, referee=who.referee, option=view.options[step.option - 1][0]
+            )
+        case StepKind.PICK:  # pragma: no cover - handled before an action is built
+            raise ChaosError("Choose from the menu.")

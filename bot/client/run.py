@@ -1,0 +1,97 @@
+"""Running the bot for real: ``make run`` with a token, and ``chaos-referee sync``.
+
+Errors a host can fix (a refused token, Discord out of reach) end in one line, not a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.client.bot import ChaosBot
+from bot.config import Settings
+from bot.errors import ConfigError
+from bot.service import GameService
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def point_at(settings: Settings) -> None:
+    """Send REST and gateway traffic to the configured base URLs (a proxy), if any.
+
+    discord.py reads both from class attributes at use time, so setting them before login is
+    enough (the canary test in tests/fakediscord fails if they move).
+    """
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def setup_logging(settings: Settings) -> None:
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
+
+
+async def serve(settings: Settings) -> None:
+    """Connect to Discord and referee until stopped."""
+    token = _token(settings)
+    point_at(settings)
+    store = await Store.open(settings.db_path)
+    service = GameService(store, idle_days=settings.idle_days)
+    try:
+        async with ChaosBot(service, settings) as bot:
+            await _login(bot, token)
+            if settings.dev_guild is None:
+                log.info(
+                    "commands sync only to a development server (CHAOS_DEV_GUILD_ID) or when the"
+                    " owner runs `chaos-referee sync`"
+                )
+            await bot.connect()
+    finally:
+        await service.close()
+
+
+async def sync(settings: Settings, guild: int | None) -> int:
+    """Publish the slash commands (globally, or to one server) and stop; returns how many."""
+    token = _token(settings)
+    point_at(settings)
+    store = await Store.open(settings.db_path)
+    service = GameService(store, idle_days=settings.idle_days)
+    try:
+        bot = ChaosBot(service, Settings(**{**settings.__dict__, "dev_guild": None}))
+        async with bot:
+            await _login(bot, token)  # loads the cogs (setup_hook) without connecting
+            return len(await bot.sync_commands(guild))
+    finally:
+        await service.close()
+
+
+def _token(settings: Settings) -> str:
+    if settings.token is None:
+        raise ConfigError("DISCORD_TOKEN is not set (put it in .env; see .env.example)")
+    return settings.token
+
+
+async def _login(bot: ChaosBot, token: str) -> None:
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        raise ConfigError(
+            "Discord refused the token in DISCORD_TOKEN: copy it again from the developer"
+            " portal (Applications > your app > Bot > Reset Token)"
+        ) from None
+    except (TimeoutError, aiohttp.ClientConnectionError) as error:
+        raise ConfigError(f"Discord can't be reached ({error}); check the network") from None
+
+
+def run(settings: Settings) -> None:
+    """``make run`` with a token: the bot, until Ctrl-C."""
+    setup_logging(settings)
+    asyncio.run(serve(settings))

@@ -1,0 +1,59 @@
+"""What the table is expected to do next: the buttons a front end offers under a game.
+
+Pure: it reads a game's state and ruleset. Each step names an action a player can take with
+one press; what it builds is decided when the press arrives, against the game as it is then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.engine.model import ChaosSource, Ruleset
+from bot.engine.state import GameState, Phase
+
+MAX_OPTION_BUTTONS = 5  # more options than this go into one "choose" button and a menu
+
+
+class StepKind(StrEnum):
+    JOIN = "join"
+    BEGIN = "begin"
+    ROLL = "roll"
+    REVEAL = "reveal"
+    NEXT = "next"
+    CHOOSE = "choose"  # one option of the pending choice (`option` is its number, from 1)
+    PICK = "pick"  # open the pending choice privately (a spite look, or many options)
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: StepKind
+    label: str
+    option: int = 0
+
+
+def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
+    """The actions worth a button now, most expected first; none once the game is over."""
+    if state.phase is Phase.ENDED:
+        return []
+    if state.phase is Phase.LOBBY:
+        return [Step(StepKind.JOIN, "Join"), Step(StepKind.BEGIN, "Begin")]
+    pending = state.pending
+    if pending is not None:
+        if pending.kind == "spite" or len(pending.options) > MAX_OPTION_BUTTONS:
+            return [Step(StepKind.PICK, "Choose…")]
+        return [
+            Step(StepKind.CHOOSE, _short(name), number)
+            for number, (_, name) in enumerate(pending.options, 1)
+        ]
+    if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
+        return [Step(StepKind.REVEAL, "Reveal")]
+    if state.active is not None and not state.rolled:
+        roll = "Draw chaos card" if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
+        return [Step(StepKind.ROLL, roll)]  # Next turn would only be refused until then
+    return [Step(StepKind.NEXT, "Next turn")]
+
+
+def _short(name: str, limit: int = 80) -> str:
+    """A button label (Discord allows 80 characters)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"

@@ -1,0 +1,125 @@
+"""/chaos: the turn's chaos roll or card, tokens, spite, the Global, choices, the log, undo."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import choices
+from bot.client.bot import ChaosBot
+from bot.client.embeds import result_embeds, text_embeds
+from bot.client.interactions import Caller, reply, scope_of
+from bot.commands import GameView
+from bot.engine import actions as a
+from bot.errors import NoGameError
+from bot.render import Names, render_events
+
+Interaction = discord.Interaction[ChaosBot]
+LOG_LIMIT = 1_000_000  # "all of it": names come from the whole log
+
+
+class ChaosCog(commands.GroupCog, group_name="chaos"):
+    """Chaos rolls and cards, tokens, spite, choices, the log and undo."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="roll", description="Make this turn's chaos roll (or draw the chaos card)"
+    )
+    @app_commands.describe(list="Roll once on this list instead of the usual roll")
+    @app_commands.autocomplete(list=choices.lists)
+    async def roll(
+        self, interaction: Interaction, list: app_commands.Range[str, 1, 60] | None = None
+    ) -> None:
+        def build(who: Caller, view: GameView) -> a.Action:
+            table = None if list is None else view.table(list)
+            return a.RollChaos(actor=who.id, referee=who.referee, table=table)
+
+        await self.bot.play.act(interaction, build)
+
+    @app_commands.command(
+        name="reveal", description="Turn the face-down chaos card up once everyone has passed"
+    )
+    async def reveal(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Reveal(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(name="counter", description="Spend a CounterRoll on the latest roll")
+    async def counter(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Counter(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(name="fork", description="Spend a RollFork to copy the latest roll")
+    async def fork(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Fork(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(
+        name="spite", description="A player would lose: apply the ruleset's spite rule"
+    )
+    @app_commands.describe(player="Who would lose (you, if left out)")
+    @app_commands.autocomplete(player=choices.players)
+    async def spite(
+        self, interaction: Interaction, player: app_commands.Range[str, 1, 40] | None = None
+    ) -> None:
+        await self.bot.play.act(
+            interaction,
+            lambda who, view: a.Spite(
+                actor=who.id, referee=who.referee, player=view.maybe_player(player)
+            ),
+        )
+
+    @app_commands.command(
+        name="global", description="Roll a new Global (or reveal the next Global card)"
+    )
+    async def global_(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.RollGlobal(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(name="choose", description="Answer the choice the game waits for")
+    @app_commands.describe(option="The option's number or name")
+    @app_commands.autocomplete(option=choices.options)
+    async def choose(
+        self, interaction: Interaction, option: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await self.bot.play.act(
+            interaction,
+            lambda who, view: a.Choose(
+                actor=who.id, referee=who.referee, option=view.option(option)
+            ),
+        )
+
+    @app_commands.command(name="log", description="What happened lately in this channel's game")
+    @app_commands.describe(count="How many events (20 if left out)")
+    async def log(
+        self, interaction: Interaction, count: app_commands.Range[int, 1, 200] = 20
+    ) -> None:
+        scope = scope_of(interaction)
+        events = await self.bot.service.log(scope, count)
+        title = f"The last {len(events)} events" if len(events) == count else "The whole log"
+        try:
+            game = (await self.bot.service.current(scope)).game
+        except NoGameError:  # the game here has ended: its log reads with ids for lists
+            names = Names.collect(await self.bot.service.log(scope, LOG_LIMIT))
+            text = render_events(events, names, actions=True)
+            await reply(interaction, embeds=text_embeds(title, text), ephemeral=True)
+            return
+        embeds = result_embeds(events, game, title=title, actions=True)
+        await reply(interaction, embeds=embeds, ephemeral=True)
+
+    @app_commands.command(name="undo", description="Take back the last action (host or referee)")
+    async def undo(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Undo(actor=who.id, referee=who.referee)
+        )
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(ChaosCog(bot))

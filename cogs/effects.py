@@ -1,0 +1,41 @@
+"""/effects: what stays in play, and taking it out."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.bot import ChaosBot
+from bot.client.embeds import text_embeds
+from bot.client.interactions import reply, scope_of
+from bot.engine import actions as a
+from bot.render import Names, effect_lines
+
+Interaction = discord.Interaction[ChaosBot]
+
+
+class EffectsCog(commands.GroupCog, group_name="effects"):
+    """What stays in play, and how long; removing an effect."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="list", description="Every effect in play, with its number")
+    async def list(self, interaction: Interaction) -> None:
+        outcome = await self.bot.service.current(scope_of(interaction))
+        lines = effect_lines(outcome.game.state, Names.of(outcome.game))
+        text = "\n".join(lines) if lines else "Nothing lasting is in play."
+        await reply(interaction, embeds=text_embeds("In play", text), ephemeral=True)
+
+    @app_commands.command(name="end", description="Take an effect out of play, by its number")
+    @app_commands.describe(id="The effect's number, as /effects list shows it")
+    async def end(self, interaction: Interaction, id: app_commands.Range[int, 1, 100_000]) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.EndEffect(actor=who.id, referee=who.referee, effect=id)
+        )
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(EffectsCog(bot))

@@ -1,0 +1,113 @@
+"""/game: open a game at this table, join it, lock the seats, look at it, end it, export it."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import choices
+from bot.client.bot import ChaosBot
+from bot.client.interactions import Caller, reply, scope_of
+from bot.commands import CommandError, GameView
+from bot.engine import actions as a
+
+Interaction = discord.Interaction[ChaosBot]
+
+
+def _names(text: str | None) -> tuple[str, ...]:
+    return tuple(part.strip() for part in (text or "").split(",") if part.strip())
+
+
+class GameCog(commands.GroupCog, group_name="game"):
+    """Open, join, begin, show and end a game at this table."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="start", description="Open a new game in this channel; you host it")
+    @app_commands.describe(
+        ruleset="classic, lists or deck (the server's default if left out)",
+        tables="Tables this server uploaded to play with, separated by commas",
+        life="Track life from this many points (dropping below 1 starts the spite rule)",
+        seed="A number that makes every roll of the game repeatable",
+    )
+    @app_commands.autocomplete(ruleset=choices.rulesets, tables=choices.uploads)
+    async def start(
+        self,
+        interaction: Interaction,
+        ruleset: app_commands.Range[str, 1, 40] | None = None,
+        tables: app_commands.Range[str, 1, 200] | None = None,
+        life: app_commands.Range[int, 1, 1000] | None = None,
+        seed: app_commands.Range[int, 0, 2_147_483_647] | None = None,
+    ) -> None:
+        await self.bot.play.start(interaction, ruleset, tables=_names(tables), life=life, seed=seed)
+
+    @app_commands.command(name="join", description="Take a seat in the game before it begins")
+    async def join(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Join(actor=who.id, player_name=who.name)
+        )
+
+    @app_commands.command(
+        name="leave", description="Leave the lobby, or concede the game in progress"
+    )
+    async def leave(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Leave(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(
+        name="begin", description="Lock the seats and make the start roll (host or referee)"
+    )
+    @app_commands.describe(
+        order="Seat order: players' names separated by commas (join order if left out)"
+    )
+    async def begin(
+        self, interaction: Interaction, order: app_commands.Range[str, 1, 500] | None = None
+    ) -> None:
+        def build(who: Caller, view: GameView) -> a.Action:
+            seats = tuple(view.player(name) for name in _names(order))
+            return a.Begin(actor=who.id, referee=who.referee, order=seats)
+
+        await self.bot.play.act(interaction, build)
+
+    @app_commands.command(name="status", description="Show the game's status board here")
+    async def status(self, interaction: Interaction) -> None:
+        scope = scope_of(interaction)
+        outcome = await self.bot.service.current(scope)
+        embed, view = self.bot.boards.draw(outcome.game_id, outcome.game)
+        await interaction.response.send_message(embed=embed, view=view)
+        message = await interaction.original_response()
+        assert interaction.channel_id is not None
+        await self.bot.boards.adopt(scope, outcome.game_id, interaction.channel_id, message.id)
+
+    @app_commands.command(name="end", description="End the game for everyone (host or referee)")
+    async def end(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.End(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(
+        name="export", description="The whole log of this channel's latest game, as a file"
+    )
+    async def export(self, interaction: Interaction) -> None:
+        text = await self.bot.service.export(scope_of(interaction))
+        if not text:
+            raise CommandError("That game's log is empty.")
+        count = text.count("\n")
+        name = f"chaos-game-{interaction.channel_id}.jsonl"
+        file = discord.File(io.BytesIO(text.encode()), filename=name)
+        await reply(
+            interaction,
+            f"The log of the latest game here: {count} events, one JSON object per line.",
+            file=file,
+            ephemeral=True,
+        )
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,52 @@
+"""/middle: the shared zone of the lists and deck rulesets."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.bot import ChaosBot
+from bot.client.embeds import text_embeds
+from bot.client.interactions import reply, scope_of
+from bot.engine import actions as a
+from bot.render import Names, middle_lines
+
+Interaction = discord.Interaction[ChaosBot]
+
+
+class MiddleCog(commands.GroupCog, group_name="middle"):
+    """The middle: cards anyone may play from, as the ruleset allows."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="add", description="Put a card into the middle, by its name")
+    @app_commands.describe(card="The card's name")
+    async def add(self, interaction: Interaction, card: app_commands.Range[str, 1, 100]) -> None:
+        name = " ".join(card.split())
+        await self.bot.play.act(
+            interaction, lambda who, _: a.MiddleAdd(actor=who.id, referee=who.referee, card=name)
+        )
+
+    @app_commands.command(name="play", description="Play a card from the middle, by its number")
+    @app_commands.describe(id="The card's number, as /middle list shows it")
+    async def play(self, interaction: Interaction, id: app_commands.Range[int, 1, 100_000]) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.MiddlePlay(actor=who.id, referee=who.referee, card=id)
+        )
+
+    @app_commands.command(
+        name="list", description="The cards in the middle and when they're playable"
+    )
+    async def list(self, interaction: Interaction) -> None:
+        outcome = await self.bot.service.current(scope_of(interaction))
+        game = outcome.game
+        lines = middle_lines(game.state, game.ruleset, Names.of(game))
+        text = "\n".join(lines) if lines else "The middle is empty."
+        await reply(interaction, embeds=text_embeds("The middle", text), ephemeral=True)
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(MiddleCog(bot))

@@ -1,0 +1,59 @@
+"""/player: stepping away from the table and coming back."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import choices
+from bot.client.bot import ChaosBot
+from bot.engine import actions as a
+
+Interaction = discord.Interaction[ChaosBot]
+Name = app_commands.Range[str, 1, 40]
+
+
+class PlayerCog(commands.GroupCog, group_name="player"):
+    """Step away from the table for a while, and come back."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="away", description="Step away: skipped and out of reach until back")
+    @app_commands.describe(
+        player="Who steps away (you, if left out)",
+        turns="For how many of their own turns (until /player back, if left out)",
+    )
+    @app_commands.autocomplete(player=choices.players)
+    async def away(
+        self,
+        interaction: Interaction,
+        player: Name | None = None,
+        turns: app_commands.Range[int, 0, 1000] | None = None,
+    ) -> None:
+        await self.bot.play.act(
+            interaction,
+            lambda who, view: a.Away(
+                actor=who.id,
+                referee=who.referee,
+                player=view.maybe_player(player),
+                turns=turns,
+            ),
+        )
+
+    @app_commands.command(name="back", description="Back at the table")
+    @app_commands.describe(player="Who is back (you, if left out)")
+    @app_commands.autocomplete(player=choices.players)
+    async def back(self, interaction: Interaction, player: Name | None = None) -> None:
+        await self.bot.play.act(
+            interaction,
+            lambda who, view: a.Back(
+                actor=who.id, referee=who.referee, player=view.maybe_player(player)
+            ),
+        )
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(PlayerCog(bot))

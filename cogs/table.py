@@ -1,0 +1,161 @@
+"""/table: the lists and decks in play, and a server's own tables (upload, check, download)."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import choices
+from bot.client.bot import ChaosBot
+from bot.client.embeds import text_embeds
+from bot.client.interactions import guild_key, reply
+from bot.client.permissions import require_manager
+from bot.commands.tables import table_list, table_lookup, table_show
+from bot.engine.errors import ChaosError
+from bot.tables import LoadedFile, TableProblems, load_bundled
+from bot.tables.uploads import MAX_UPLOAD, check_upload
+
+Interaction = discord.Interaction[ChaosBot]
+TableName = app_commands.Range[str, 1, 60]
+
+
+class UploadError(ChaosError):
+    """An upload that can't be read at all (too big, not a YAML file)."""
+
+
+def _summary(file: LoadedFile) -> str:
+    if file.table is not None:
+        what = f"a list of {len(file.table.bands)} results ({file.table.dice.notation})"
+    elif file.deck is not None:
+        what = f"a deck of {sum(c.copies for c in file.deck.cards)} cards"
+    else:
+        what = "a ruleset"
+    return f"**{file.title}** (`{file.id}`): {what}"
+
+
+async def _read(file: discord.Attachment) -> bytes:
+    """The upload's bytes; refused before downloading if it is too big or not YAML."""
+    if not file.filename.lower().endswith((".yaml", ".yml")):
+        raise UploadError(f"{file.filename} isn't a table file: upload a .yaml file.")
+    if file.size > MAX_UPLOAD:
+        raise UploadError(
+            f"{file.filename} is {file.size // 1024} KB; a table file may be"
+            f" {MAX_UPLOAD // 1024} KB at most."
+        )
+    data = await file.read()
+    if len(data) > MAX_UPLOAD:  # the size Discord announced was wrong: check what came
+        raise UploadError(f"{file.filename} is larger than {MAX_UPLOAD // 1024} KB.")
+    return data
+
+
+async def _problems(interaction: Interaction, name: str, error: TableProblems) -> None:
+    """Every problem, each with its line; the whole list as a file too when it is long."""
+    count = len(error.problems)
+    title = f"{name}: {count} problem{'s' * (count != 1)}, nothing was stored"
+    text = str(error)
+    embeds = text_embeds(title, text, colour=discord.Colour.red())
+    file = None
+    if len(text) > 3500:
+        file = discord.File(io.BytesIO(text.encode()), filename="problems.txt")
+    await reply(interaction, embeds=embeds, file=file, ephemeral=True)
+
+
+class TableCog(commands.GroupCog, group_name="table"):
+    """The lists and decks of the ruleset; a server's own tables."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="list", description="The lists and decks in play here")
+    async def list(self, interaction: Interaction) -> None:
+        ruleset, _ = await choices.game_ruleset(interaction)
+        text = table_list(ruleset).replace("`table show ID`", "/table show")
+        if interaction.guild_id is not None:
+            uploads = await self.bot.service.guild_tables(str(interaction.guild_id))
+            if uploads:
+                text += "\n\nThis server's own tables (play with /game start tables:…):\n"
+                text += "\n".join(f"  {t.table_id} (revision {t.revision})" for t in uploads)
+        await reply(interaction, embeds=text_embeds("Tables", text), ephemeral=True)
+
+    @app_commands.command(name="show", description="A list or deck: its dice and every result")
+    @app_commands.describe(table="The list or deck")
+    @app_commands.autocomplete(table=choices.tables)
+    async def show(self, interaction: Interaction, table: TableName) -> None:
+        ruleset, _ = await choices.game_ruleset(interaction)
+        text = table_show(ruleset, table)
+        title, _, body = text.partition("\n")
+        await reply(interaction, embeds=text_embeds(title, body), ephemeral=True)
+
+    @app_commands.command(name="lookup", description="One result of a list, or one card of a deck")
+    @app_commands.describe(table="The list or deck", result="The number rolled, or the card's name")
+    @app_commands.autocomplete(table=choices.tables)
+    async def lookup(
+        self, interaction: Interaction, table: TableName, result: app_commands.Range[str, 1, 100]
+    ) -> None:
+        ruleset, _ = await choices.game_ruleset(interaction)
+        text = table_lookup(ruleset, table, result)
+        title, _, body = text.partition("\n")
+        await reply(interaction, embeds=text_embeds(title, body or title))
+
+    @app_commands.command(
+        name="import", description="Upload a table or deck file for this server (Manage Server)"
+    )
+    @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def import_(self, interaction: Interaction, file: discord.Attachment) -> None:
+        who, _ = await self.bot.play.caller(interaction)
+        require_manager(who, "Uploading a table")
+        data = await _read(file)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            loaded, revision = await self.bot.service.import_table(
+                guild_key(interaction), file.filename, data
+            )
+        except TableProblems as error:
+            await _problems(interaction, file.filename, error)
+            return
+        text = (
+            f"{_summary(loaded)}, stored as revision {revision}. Play with it:"
+            f" /game start tables:{loaded.id}"
+        )
+        await reply(interaction, embeds=text_embeds("Table stored", text), ephemeral=True)
+
+    @app_commands.command(
+        name="validate", description="Check a table or deck file without storing it"
+    )
+    @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
+    async def validate(self, interaction: Interaction, file: discord.Attachment) -> None:
+        data = await _read(file)
+        try:
+            loaded = check_upload(file.filename, data, load_bundled().values())
+        except TableProblems as error:
+            await _problems(interaction, file.filename, error)
+            return
+        await reply(
+            interaction,
+            embeds=text_embeds("No problems", f"{_summary(loaded)}. Nothing was stored."),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="export", description="Download one of this server's tables")
+    @app_commands.describe(table="The table's id")
+    @app_commands.autocomplete(table=choices.uploads)
+    @app_commands.guild_only()
+    async def export(self, interaction: Interaction, table: TableName) -> None:
+        stored = await self.bot.service.guild_table(guild_key(interaction), table)
+        file = discord.File(io.BytesIO(stored.text.encode()), filename=f"{stored.table_id}.yaml")
+        await reply(
+            interaction,
+            f"`{stored.table_id}`, revision {stored.revision}.",
+            file=file,
+            ephemeral=True,
+        )
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(TableCog(bot))
