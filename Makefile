@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/tables.py
 	$(PY) bench/store.py
+	$(PY) bench/discord_bench.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
