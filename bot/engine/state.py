@@ -139,12 +139,12 @@ class GameState:
         never changes once made (events, effects, middle cards, a pending choice) is shared.
         """
         clone = copy.copy(self)
-        clone.players = {pid: replace(p, tokens=dict(p.tokens)) for pid, p in self.players.items()}
+        clone.players = {pid: _player_copy(p) for pid, p in self.players.items()}
         clone.order = list(self.order)
         clone.extra_queue = list(self.extra_queue)
         clone.skips = dict(self.skips)
         clone.effects = dict(self.effects)
-        clone.stack = [replace(i, dice=list(i.dice), outcomes=list(i.outcomes)) for i in self.stack]
+        clone.stack = [_item_copy(item) for item in self.stack]
         clone.decks = {
             d: DeckState(list(p.draw), list(p.discard), list(p.looking))
             for d, p in self.decks.items()
@@ -374,3 +374,18 @@ def _record_outcome(state: GameState, event: EventOwner) -> None:
 def _looking(state: GameState, deck: str) -> list[str]:
     old = state.decks.get(deck)
     return list(old.looking) if old else []
+
+
+# dataclasses.replace walks the fields by name on every call; a state copy makes one per
+# player and stack item on every action, so these copy the instance dict instead.
+def _player_copy(player: Player) -> Player:
+    clone = copy.copy(player)
+    clone.tokens = dict(player.tokens)
+    return clone
+
+
+def _item_copy(item: StackItem) -> StackItem:
+    clone = copy.copy(item)
+    clone.dice = list(item.dice)
+    clone.outcomes = list(item.outcomes)
+    return clone
