@@ -131,9 +131,15 @@ async def latency(
         scope = f"{fake.guild_id}:{channel}"
         active = (await bot.service.current(scope)).game.state.active
         user = users[active or fake.owner["id"]]
+        # Each timed request starts with the boards settled, so it pays for its own work and
+        # not for a board still being redrawn after the request before. (A roll's own board is
+        # redrawn after its answer is sent: the player doesn't wait for it, and neither does
+        # this figure.)
+        await bot.boards.settle()
         took, _ = await timed(lambda: fake.slash("ping", user=user, channel=channel))
         if record:
             times["ping"].append(took)
+        await bot.boards.settle()
         took, body = await timed(lambda: fake.slash("chaos roll", user=user, channel=channel))
         if record:
             times["chaos roll"].append(took)

@@ -123,7 +123,7 @@ def steps_view(game_id: int, game: Game) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for step in next_steps(game.state, game.ruleset)[:25]:
         view.add_item(GameButton(step, game_id, game.seq))
-    return view
+    return _drawn(view)
 
 
 def menu_view(game_id: int, game: Game) -> discord.ui.View:
@@ -132,4 +132,12 @@ def menu_view(game_id: int, game: Game) -> discord.ui.View:
     pending = game.state.pending
     if pending is not None:
         view.add_item(PickMenu(list(pending.options), game_id, game.seq))
+    return _drawn(view)
+
+
+def _drawn(view: discord.ui.View) -> discord.ui.View:
+    """A view only to draw components with. Presses reach the DynamicItems registered with
+    the bot, so the view itself needn't listen: stopped, discord.py doesn't keep it per message
+    (it would keep every result's view for ever, as they never time out)."""
+    view.stop()
     return view

@@ -42,11 +42,25 @@ class BoardKeeper:
         self.bot = bot
         self._latest: dict[str, _Latest] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._expected = 0
         self._idle = asyncio.Event()
         self._idle.set()
 
+    def expect(self) -> None:
+        """A game changed, and :meth:`touch` follows once its answer is sent: until then the
+        boards aren't settled."""
+        self._expected += 1
+        self._idle.clear()
+
+    def forget_expected(self) -> None:
+        """An expected :meth:`touch` won't come."""
+        self._expected -= 1
+        self._check_idle()
+
     def touch(self, scope: str, channel: int, game_id: int, game: Game) -> None:
-        """The game in `scope` changed: bring its board up to date soon."""
+        """The game in `scope` changed: bring its board up to date soon. Ends one
+        :meth:`expect`, if any is outstanding."""
+        self._expected = max(0, self._expected - 1)
         self._latest[scope] = _Latest(channel, game_id, game)
         if scope not in self._running:
             self._idle.clear()
@@ -55,6 +69,10 @@ class BoardKeeper:
     async def settle(self) -> None:
         """Wait until every board is up to date (tests, and a clean shutdown)."""
         await self._idle.wait()
+
+    def _check_idle(self) -> None:
+        if not self._running and self._expected <= 0:
+            self._idle.set()
 
     async def close(self) -> None:
         for task in list(self._running.values()):
@@ -83,8 +101,7 @@ class BoardKeeper:
                     log.exception("the board of %s failed to update", scope)
         finally:
             del self._running[scope]
-            if not self._running:
-                self._idle.set()
+            self._check_idle()
 
     async def _refresh(self, scope: str, latest: _Latest) -> None:
         board = await self.bot.service.board(scope)

@@ -158,14 +158,19 @@ class Play:
         return replace(more, events=[*outcome.events, *more.events])
 
     async def _answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-        # The board first: once the player has the answer, the board is already on its way
-        # (so whoever waits for the boards to settle after an answer sees this action too).
-        if interaction.channel_id is not None:
-            self.bot.boards.touch(
-                outcome.scope, interaction.channel_id, outcome.game_id, outcome.game
-            )
-        embeds = result_embeds(outcome.events, outcome.game)
-        await reply(interaction, embeds=embeds, view=steps_view(outcome.game_id, outcome.game))
+        # The answer goes out before the board is drawn (the player waits for one, not the
+        # other), but the keeper is told first, so whoever waits for the boards to settle
+        # after seeing an answer also waits for this action's board.
+        boards = self.bot.boards
+        boards.expect()
+        try:
+            embeds = result_embeds(outcome.events, outcome.game)
+            await reply(interaction, embeds=embeds, view=steps_view(outcome.game_id, outcome.game))
+        finally:
+            if interaction.channel_id is None:
+                boards.forget_expected()
+            else:
+                boards.touch(outcome.scope, interaction.channel_id, outcome.game_id, outcome.game)
 
 
 def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:
