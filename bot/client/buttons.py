@@ -136,8 +136,6 @@ def menu_view(game_id: int, game: Game) -> discord.ui.View:
 
 
 def _drawn(view: discord.ui.View) -> discord.ui.View:
-    """A view only to draw components with. Presses reach the DynamicItems registered with
-    the bot, so the view itself needn't listen: stopped, discord.py doesn't keep it per message
-    (it would keep every result's view for ever, as they never time out)."""
-    view.stop()
+    """A view only to draw components with: presses reach the DynamicItems registered with
+    the bot, and discord.py keeps no per-message copy of a view made only of them."""
     return view
