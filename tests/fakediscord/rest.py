@@ -180,6 +180,13 @@ class Rest:
         too_large = _too_large(call.files)
         if too_large is not None:
             return too_large
+        # After a deferred answer ("thinking…"), Discord's first followup completes that
+        # message instead of posting a new one, and it keeps the defer's visibility: an
+        # ephemeral flag on the followup can't make a public "thinking…" private.
+        pending = w.messages.get(w.originals.get(payload["token"], ""))
+        if pending is not None and pending["flags"] & LOADING:
+            body = {k: v for k, v in (call.json or {}).items() if k != "flags"}
+            return json_response(w.edit_message(pending, body, call.files))
         msg = w.store_message(
             payload["channel_id"], call.json or {}, files=call.files, interaction=payload
         )

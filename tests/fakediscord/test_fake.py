@@ -189,6 +189,10 @@ async def test_defer_followup_and_edit_original(fake_discord: FakeDiscord) -> No
         edit = await fake_discord.wait_for_call(f"PATCH /webhooks/*/{token}/messages/@original")
         assert edit.json["content"] == "done"
         assert edit.status == 200
+        # As on Discord, the first followup completed the "thinking…" message: one message.
+        answers = [m for m in fake_discord.messages.values() if m.get("interaction_metadata")]
+        assert [m["content"] for m in answers] == ["done"]
+        assert not answers[0]["flags"] & 128  # no longer loading
 
 
 # -- what Discord refuses ------------------------------------------------------------------------
