@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.client.embeds import (
     BOARD_COLOUR,
@@ -21,6 +20,7 @@ from bot.client.embeds import (
     field_value,
     list_colour,
 )
+from bot.client.wording import plain
 from bot.engine.game import Game
 from bot.engine.model import ChaosSource
 from bot.engine.state import GameState, Phase
@@ -51,18 +51,18 @@ def board_embed(game: Game) -> discord.Embed:
     if state.phase is Phase.LOBBY:
         embed = discord.Embed(
             title=title,
-            description=escape_markdown(render_status(state, ruleset)),
+            description=plain(render_status(state, ruleset)),
             colour=BOARD_COLOUR,
         )
         embed.set_footer(text=f"{title} · lobby")
         return embed
-    summary = escape_markdown(turn_summary(state, ruleset, names))
+    summary = plain(turn_summary(state, ruleset, names))
     about = [f"**{summary[:1].upper()}{summary[1:]}**"]
     if state.phase is Phase.PLAYING:
-        about += map(escape_markdown, chaos_lines(state, ruleset, names))
-        pending = pending_line(state, names)
+        about += map(plain, chaos_lines(state, ruleset, names))
+        pending = _pending(state, names)
         if pending is not None:
-            about.append(escape_markdown(pending))
+            about.append(plain(pending))
     embed = discord.Embed(
         title=title,
         description=clip("\n".join(about), _DESCRIPTION_CAP),
@@ -80,6 +80,14 @@ def board_embed(game: Game) -> discord.Embed:
     return embed
 
 
+def _pending(state: GameState, names: Names) -> str | None:
+    """The choice the game waits for; a spite look's cards are the spiting player's secret."""
+    if state.pending is not None and state.pending.kind == "spite":
+        who = names.player(state.pending.player)
+        return f"Waiting for {who} to pick a card from their spite look (only they see it)."
+    return pending_line(state, names)
+
+
 def _colour(game: Game) -> discord.Colour:
     """The current list's colour, so the board matches the results rolled on it."""
     state, ruleset = game.state, game.ruleset
@@ -95,7 +103,7 @@ def _colour(game: Game) -> discord.Colour:
 def _heading(line: str) -> str:
     """A section's first line as a field name: ``Seats (play goes →):`` → ``Seats (play goes →)``;
     a one-line section (``In play: nothing lasting.``) keeps only what comes before its colon."""
-    return escape_markdown(line.rstrip(":").partition(": ")[0])
+    return plain(line.rstrip(":").partition(": ")[0])
 
 
 def _inline(line: str) -> str | None:
@@ -116,15 +124,15 @@ def _effects(section: list[str]) -> str:
     when they don't all fit."""
     empty = _inline(section[0])
     if empty is not None:
-        return escape_markdown(empty)
+        return plain(empty)
     effects: list[tuple[str, str]] = []  # (heading, text) of each effect
     for line in section[1:]:
         if line.startswith(_EFFECT_TEXT) and effects:
             head, text = effects[-1]
             effects[-1] = (head, f"{text} {line.strip()}".strip())
         else:
-            effects.append((f"**{escape_markdown(line.strip())}**", ""))
-    full = [f"{head}\n*{escape_markdown(text)}*" if text else head for head, text in effects]
+            effects.append((f"**{plain(line.strip())}**", ""))
+    full = [f"{head}\n*{plain(text)}*" if text else head for head, text in effects]
     if len("\n".join(full)) <= FIELD_LIMIT:
         return "\n".join(full)
     return field_value([head for head, _ in effects])
@@ -134,7 +142,7 @@ def _middle(section: list[str], state: GameState) -> str:
     """The middle's cards, each name a link to the card on Scryfall."""
     empty = _inline(section[0])
     if empty is not None:
-        return escape_markdown(empty)
+        return plain(empty)
     cards = sorted(state.middle.values(), key=lambda card: card.id)
     lines = []
     for card, line in zip(cards, section[1:], strict=False):
@@ -142,7 +150,7 @@ def _middle(section: list[str], state: GameState) -> str:
         shown = f"#{card.id} {card.name}"
         if line.strip().startswith(shown):
             rest = line.strip().removeprefix(shown)
-            lines.append(f"#{card.id} {card_markdown(card.name)}{escape_markdown(rest)}")
+            lines.append(f"#{card.id} {card_markdown(card.name)}{plain(rest)}")
         else:
-            lines.append(escape_markdown(line.strip()))
+            lines.append(plain(line.strip()))
     return field_value(lines)

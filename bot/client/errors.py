@@ -14,7 +14,9 @@ import discord
 from discord import app_commands
 
 from bot.client.interactions import reply
+from bot.client.wording import slashed
 from bot.engine.errors import ChaosError
+from bot.errors import ConflictError, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +30,10 @@ MAX_MESSAGE = 1900  # Discord allows 2000 characters in a message
 def words_for(error: BaseException) -> str | None:
     """What to tell the player about `error`; None when it is our bug."""
     original = error.__cause__ if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, StoreError) and not isinstance(original, ConflictError):
+        return None  # the database, not the player: for whoever hosts the bot, in the log
     if isinstance(original, ChaosError):
-        return _fit(str(original))
+        return _fit(slashed(str(original)))
     if isinstance(error, app_commands.CheckFailure):
         return _fit(str(error) or "You can't use that here.")
     return None

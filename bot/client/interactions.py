@@ -8,6 +8,7 @@ caller referees is decided here, from the guild's referee role or the Manage Ser
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ T = TypeVar("T")
 DEFER_AFTER = 2.0
 
 _NAME_JUNK = re.compile(r"[,:#\s]+")
+_THINKING = "chaos-thinking"  # in interaction.extras: a deferred answer not yet completed
 
 
 class NotInGuildError(NoGameError):
@@ -88,6 +90,7 @@ async def within_deadline(
     done, _ = await asyncio.wait({task}, timeout=after)
     if not done and not interaction.response.is_done():
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        interaction.extras[_THINKING] = "ephemeral" if ephemeral else "public"
     return await task
 
 
@@ -110,6 +113,12 @@ async def reply(
         extra["file"] = file
     mentions = discord.AllowedMentions.none()
     if interaction.response.is_done():
+        thinking = interaction.extras.pop(_THINKING, None)
+        if thinking == "public" and ephemeral:
+            # The first follow-up would complete the public "thinking…" message, and stay
+            # public whatever it asks: remove that message, so this one can be private.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
         await interaction.followup.send(
             content or discord.utils.MISSING,
             ephemeral=ephemeral,

@@ -1,0 +1,45 @@
+"""Text from the shared renderer and the engine, as Discord shows it.
+
+The renderer and the engine name commands as the console types them (`` `chaos roll` ``,
+`` `game join NAME` ``); on Discord the same hints are slash commands (`` `/chaos roll` ``,
+`` `/game join` ``: the name is the member's own there). Table and player text is escaped so a
+``*`` or ``_`` in it prints as itself; the command hints are then put back as code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from discord.utils import escape_markdown
+
+from bot.commands import SPECS
+
+_GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, reverse=True)
+_WORD = r"[a-z]+"
+# `chaos roll`, `game join NAME`, `turn next override`, `rules TOPIC`, escaped or not.
+_HINT = re.compile(
+    r"\\?`(?P<name>(?:" + "|".join(_GROUPS) + rf")(?: {_WORD})?)"
+    r"(?P<rest>(?: (?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|N|ID))*)\\?`"
+)
+
+
+def slashed(text: str) -> str:
+    """Console command hints in `text` as slash commands (other text is left alone)."""
+    return _HINT.sub(_slash, text)
+
+
+def plain(text: str) -> str:
+    """Text that came from tables, players or the renderer, safe to show as markdown."""
+    return slashed(escape_markdown(text))
+
+
+def _slash(match: re.Match[str]) -> str:
+    name = match["name"]
+    words = name.split()
+    if len(words) == 2 and f"{words[0]} {words[1]}" not in SPECS and words[0] in SPECS:
+        name = words[0]  # `rules nesting`: a single command with its argument
+    elif len(words) == 2 and name not in SPECS:
+        return match.group(0)  # not a command after all: leave it as it was
+    if "override" in match["rest"]:
+        name += " override:True"
+    return f"`/{name}`"
