@@ -79,11 +79,19 @@ class GameCog(commands.GroupCog, group_name="game"):
     async def status(self, interaction: Interaction) -> None:
         scope = scope_of(interaction)
         outcome = await self.bot.service.current(scope)
-        embed, view = self.bot.boards.draw(outcome.game_id, outcome.game)
-        await interaction.response.send_message(embed=embed, view=view)
-        message = await interaction.original_response()
-        assert interaction.channel_id is not None
-        await self.bot.boards.adopt(scope, outcome.game_id, interaction.channel_id, message.id)
+        boards = self.bot.boards
+        embed, view = boards.draw(outcome.game_id, outcome.game)
+        # The boards aren't settled until this answer has become the board.
+        boards.expect()
+        try:
+            sent = await interaction.response.send_message(embed=embed, view=view)
+            message = sent.message_id
+            if message is None:  # Discord names the message it made; if not, ask for it
+                message = (await interaction.original_response()).id
+            assert interaction.channel_id is not None  # scope_of checked it
+            await boards.adopt(scope, outcome.game_id, interaction.channel_id, message)
+        finally:
+            boards.forget_expected()
 
     @app_commands.command(name="end", description="End the game for everyone (host or referee)")
     async def end(self, interaction: Interaction) -> None:

@@ -113,7 +113,9 @@ class Play:
             await self.act(
                 interaction,
                 lambda who, view: _pressed(step, who, view),
-                version=None if step.kind is StepKind.JOIN else version,
+                # Joining and beginning can't happen twice (the engine refuses a second), so
+                # an older lobby message's buttons still work after others joined.
+                version=None if step.kind in (StepKind.JOIN, StepKind.BEGIN) else version,
                 game_id=game_id,
             )
         except Exception as error:  # a component has no command tree to report to

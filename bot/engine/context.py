@@ -48,11 +48,15 @@ class Context:
             player_id = self.state.active or self.state.current
         player = self.state.players.get(player_id or "")
         if player is None:
+            if player_id == self.action.actor:  # a front end's id (a Discord one) means nothing
+                raise NotInGameError("you're not in this game")
             raise NotInGameError(f"{player_id!r} isn't in this game")
         return player
 
     def name(self, player_id: PlayerId | None) -> str:
         player = self.state.players.get(player_id or "")
+        if player is None and player_id == self.action.actor:
+            return "a referee"  # only an official acts without a seat; their id means nothing
         return player.name if player else str(player_id)
 
     def require_playing(self) -> None:
@@ -81,7 +85,7 @@ class Context:
         if self.is_official():
             return
         if actor not in self.state.players:
-            raise NotInGameError(f"{actor!r} isn't in this game")
+            raise NotInGameError("you're not in this game")
         if actor != self.state.active:
             if self.state.active is None:
                 raise NotYourTurnError("nobody is active this turn: only the host or a referee can")

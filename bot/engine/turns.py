@@ -41,7 +41,7 @@ def begin(ctx: Context, action: act.Begin) -> None:
     ctx.require_official("begin the game")
     order = list(action.order) or list(ctx.state.players)
     if sorted(order) != sorted(ctx.state.players):
-        names = ", ".join(ctx.state.players)
+        names = ", ".join(ctx.name(p) for p in ctx.state.players)
         raise RulesError(f"the seating must name every player once: {names}")
     require(len(order) >= 1, "nobody has joined")
     ctx.emit({"type": "game_begun", "order": order})
@@ -138,7 +138,8 @@ def seats(ctx: Context, action: act.Seats) -> None:
     ctx.require_official("change the seating")
     if sorted(action.order) != sorted(ctx.state.order):
         raise RulesError(
-            f"the new seating must name every player once: {', '.join(ctx.state.order)}"
+            "the new seating must name every player once: "
+            + ", ".join(ctx.name(p) for p in ctx.state.order)
         )
     ctx.emit(
         {

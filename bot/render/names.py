@@ -62,7 +62,8 @@ class Names:
     def player(self, player_id: str | None) -> str:
         if player_id is None:
             return "nobody"
-        return self.players.get(player_id, player_id)
+        # Only an official acts without a seat (a referee, by a Discord id nobody can read).
+        return self.players.get(player_id, "a referee")
 
     def table(self, table_id: str | None) -> str:
         """A list's or deck's name, as players call it."""

@@ -188,3 +188,18 @@ def seed_where(
         except ChaosError:
             continue
     raise AssertionError(f"no seed below {tries} gives what the test wants")
+
+
+async def final_answer(
+    t: Table, path: str, options: dict[str, Any] | None = None, *, user: JSON | None = None
+) -> JSON:
+    """Run a slash command and return what its user finally reads: the first answer, or the
+    first follow-up once the bot deferred. ``{"data": message JSON, "files": [UploadedFile]}``,
+    so ``text_of`` and ``is_ephemeral`` read it like a first answer."""
+    payload, body = await t.fake.slash(path, options, user=user)
+    t.answers.append(body)
+    if body["type"] == 5:  # deferred ("thinking…"): the answer is a follow-up
+        call = await t.fake.wait_for_call(f"POST /webhooks/*/{payload['token']}")
+        return {"data": call.json, "files": call.files}
+    call = await t.fake.wait_for_call(f"POST /interactions/{payload['id']}/*/callback")
+    return {"data": body.get("data") or {}, "files": call.files}

@@ -1,0 +1,158 @@
+"""The status board: one message per game, posted when it starts and edited after every action."""
+
+from __future__ import annotations
+
+from tests.e2e.table import Table, board_of, components, is_ephemeral, text_of
+from tests.fakediscord.plugin import aio
+
+
+def labels(message):
+    return [c["label"] for c in components(message)]
+
+
+def seat_of_turn(message) -> str:
+    """The seat line marked ▶ (the active player), without the marker."""
+    embed = message["embeds"][0]
+    seats = next(f["value"] for f in embed["fields"] if f["name"].startswith("Seats"))
+    marked = [line for line in seats.splitlines() if "▶" in line]
+    assert len(marked) == 1, seats
+    return str(marked[0].replace("▶", "").split()[0])
+
+
+def posts(t: Table):
+    return t.fake.calls_to(f"POST /channels/{t.fake.channel_id}/messages")
+
+
+def edits_of(t: Table, message_id: str):
+    return t.fake.calls_to(f"PATCH /channels/{t.fake.channel_id}/messages/{message_id}")
+
+
+@aio
+async def test_the_board_is_posted_once_and_edited_after_every_action(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = t.fake.owner, t.fake.player
+        await t.slash("game start", {"ruleset": "classic"}, user=owner)
+        board = await board_of(t)
+        board_id = board["id"]
+        assert board["embeds"][0]["footer"]["text"].endswith("lobby · game 1")
+        assert labels(board) == ["Join", "Begin"]
+        assert len(posts(t)) == 1
+
+        steps = [
+            ("game join", player),
+            ("game begin", owner),
+            ("chaos roll", owner),
+            ("turn next", owner),
+        ]
+        seen = [text_of(board)]
+        for command, user in steps:
+            edited_before = len(edits_of(t, board_id))
+            await t.slash(command, user=user)
+            board = await board_of(t)
+            assert board["id"] == board_id, f"{command} posted a new board"
+            assert len(edits_of(t, board_id)) > edited_before, f"{command} didn't edit the board"
+            assert text_of(board) != seen[-1], f"the board didn't change after {command}"
+            seen.append(text_of(board))
+            if command == "game join":
+                assert "player" in text_of(board)
+                assert labels(board) == ["Join", "Begin"]
+            elif command == "game begin":
+                assert seat_of_turn(board) == "owner"
+                assert labels(board) == ["Roll chaos"]
+            elif command == "chaos roll":
+                assert seat_of_turn(board) == "owner"
+                assert labels(board) == ["Next turn"]
+            else:
+                assert seat_of_turn(board) == "player"
+                assert labels(board) == ["Roll chaos"]
+                assert "turn 2" in board["embeds"][0]["footer"]["text"]
+        # Only the answers were new messages: the board itself was posted once.
+        assert len(posts(t)) == 1
+
+
+@aio
+async def test_a_deleted_board_is_posted_again_and_the_new_one_kept(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await t.game("classic", players=2)
+        old = await board_of(t)
+        t.fake.delete_message(old["id"])
+
+        await t.slash("chaos roll", user=t.fake.owner)
+        new = await board_of(t)
+        assert new["id"] != old["id"]
+        assert labels(new) == ["Next turn"]
+        assert seat_of_turn(new) == "owner"
+        posted = len(posts(t))
+
+        await t.slash("turn next", user=t.fake.owner)
+        again = await board_of(t)
+        assert again["id"] == new["id"]
+        assert edits_of(t, new["id"]), "the new board wasn't edited"
+        assert seat_of_turn(again) == "player"
+        assert len(posts(t)) == posted, "a third board was posted"
+
+
+@aio
+async def test_a_finished_games_board_has_no_buttons(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await t.game("classic", players=2)
+        board_id = (await board_of(t))["id"]
+        answer = await t.slash("game end", user=t.fake.owner)
+        assert not is_ephemeral(answer)
+        assert not components(answer["data"])
+        board = await board_of(t)
+        assert board["id"] == board_id
+        assert components(board) == []
+        assert "game is over" in text_of(board).lower()
+
+
+@aio
+async def test_the_boards_buttons_play_the_game(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = t.fake.owner, t.fake.player
+        await t.slash("game start", {"ruleset": "classic"}, user=owner)
+        board = await board_of(t)
+        joined = await t.press("Join", user=player, message=board)
+        assert not is_ephemeral(joined)
+        assert "player" in text_of(joined)
+
+        board = await board_of(t)
+        begun = await t.press("Begin", user=owner, message=board)
+        assert "Seats are locked" in text_of(begun)
+
+        board = await board_of(t)
+        await t.press("Roll chaos", user=owner, message=board)
+        board = await board_of(t)
+        moved = await t.press("Next turn", user=owner, message=board)
+        assert "Turn 2" in text_of(moved)
+        board = await board_of(t)
+        assert seat_of_turn(board) == "player"
+        assert (await t.current()).game.state.active == player["id"]
+
+
+@aio
+async def test_a_press_on_the_board_by_someone_else_changes_nothing(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await t.game("classic", players=2)
+        board = await board_of(t)
+        before = (await t.current()).version
+        answer = await t.press("Roll chaos", user=t.fake.player, message=board)
+        assert is_ephemeral(answer)
+        assert "owner's turn" in text_of(answer)
+        assert (await t.current()).version == before
+        assert (await board_of(t))["embeds"] == board["embeds"]
+
+
+@aio
+async def test_a_thread_keeps_its_own_game_and_board(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        thread = t.fake.add_thread("side game")
+        await t.game("classic", players=2)
+        await t.slash("game start", {"ruleset": "deck"}, user=t.fake.player, channel=thread)
+        here, there = await board_of(t), await board_of(t, thread)
+        assert labels(there) == ["Join", "Begin"]
+        assert labels(here) == ["Roll chaos"]
+
+        await t.slash("chaos roll", user=t.fake.owner)
+        assert (await board_of(t, thread))["embeds"] == there["embeds"]
+        assert labels(await board_of(t)) == ["Next turn"]
