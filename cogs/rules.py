@@ -10,9 +10,13 @@ from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import reply
-from bot.commands import rules_text
+from bot.commands import CommandError, rules_text
 
 Interaction = discord.Interaction[ChaosBot]
+
+
+def _slash(text: str) -> str:
+    return text.replace("`rules TOPIC`", "/rules topic").replace("`rules`", "/rules")
 
 
 class RulesCog(commands.Cog):
@@ -32,7 +36,11 @@ class RulesCog(commands.Cog):
             rules = loaded.rules
         else:
             rules = await self.bot.service.rules(f"{interaction.guild_id}:{interaction.channel_id}")
-        text = rules_text(rules, topic, ruleset.name)
+        try:
+            text = rules_text(rules, topic, ruleset.name)
+        except CommandError as error:  # its words are the console's: say the slash command
+            raise CommandError(_slash(str(error))) from None
+        text = _slash(text)
         title, _, body = text.partition("\n")
         await reply(interaction, embeds=text_embeds(title, body or title), ephemeral=True)
 

@@ -13,31 +13,37 @@ from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import guild_key, reply
 from bot.client.permissions import require_manager
-from bot.commands.tables import table_list, table_lookup, table_show
+from bot.commands.tables import find_table, table_list, table_lookup, table_show
 from bot.engine.errors import ChaosError
 from bot.tables import LoadedFile, TableProblems, load_bundled
 from bot.tables.uploads import MAX_UPLOAD, check_upload
 
 Interaction = discord.Interaction[ChaosBot]
 TableName = app_commands.Range[str, 1, 60]
+LONG_TEXT = 3500  # characters; longer answers come with the whole text as a file too
 
 
 class UploadError(ChaosError):
     """An upload that can't be read at all (too big, not a YAML file)."""
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _summary(file: LoadedFile) -> str:
     if file.table is not None:
-        what = f"a list of {len(file.table.bands)} results ({file.table.dice.notation})"
+        what = f"a list of {_count(len(file.table.bands), 'entry', 'entries')}"
+        what += f" ({file.table.dice.notation})"
     elif file.deck is not None:
-        what = f"a deck of {sum(c.copies for c in file.deck.cards)} cards"
+        what = f"a deck of {_count(sum(c.copies for c in file.deck.cards), 'card', 'cards')}"
     else:
         what = "a ruleset"
     return f"**{file.title}** (`{file.id}`): {what}"
 
 
-async def _read(file: discord.Attachment) -> bytes:
-    """The upload's bytes; refused before downloading if it is too big or not YAML."""
+def _check_attachment(file: discord.Attachment) -> None:
+    """Refuse an upload that is too big or not YAML by what Discord says of it, unread."""
     if not file.filename.lower().endswith((".yaml", ".yml")):
         raise UploadError(f"{file.filename} isn't a table file: upload a .yaml file.")
     if file.size > MAX_UPLOAD:
@@ -45,6 +51,9 @@ async def _read(file: discord.Attachment) -> bytes:
             f"{file.filename} is {file.size // 1024} KB; a table file may be"
             f" {MAX_UPLOAD // 1024} KB at most."
         )
+
+
+async def _download(file: discord.Attachment) -> bytes:
     data = await file.read()
     if len(data) > MAX_UPLOAD:  # the size Discord announced was wrong: check what came
         raise UploadError(f"{file.filename} is larger than {MAX_UPLOAD // 1024} KB.")
@@ -57,10 +66,14 @@ async def _problems(interaction: Interaction, name: str, error: TableProblems) -
     title = f"{name}: {count} problem{'s' * (count != 1)}, nothing was stored"
     text = str(error)
     embeds = text_embeds(title, text, colour=discord.Colour.red())
-    file = None
-    if len(text) > 3500:
-        file = discord.File(io.BytesIO(text.encode()), filename="problems.txt")
-    await reply(interaction, embeds=embeds, file=file, ephemeral=True)
+    await reply(interaction, embeds=embeds, file=_whole(text, "problems.txt"), ephemeral=True)
+
+
+def _whole(text: str, filename: str) -> discord.File | None:
+    """The whole text as a file, when it is too long for one message's embeds (which cut it)."""
+    if len(text) <= LONG_TEXT:
+        return None
+    return discord.File(io.BytesIO(text.encode()), filename=filename)
 
 
 class TableCog(commands.GroupCog, group_name="table"):
@@ -88,7 +101,14 @@ class TableCog(commands.GroupCog, group_name="table"):
         ruleset, _ = await choices.game_ruleset(interaction)
         text = table_show(ruleset, table)
         title, _, body = text.partition("\n")
-        await reply(interaction, embeds=text_embeds(title, body), ephemeral=True)
+        file = _whole(text, f"{find_table(ruleset, table)}.txt")
+        await reply(
+            interaction,
+            "Every result is in the file." if file else None,
+            embeds=text_embeds(title, body),
+            file=file,
+            ephemeral=True,
+        )
 
     @app_commands.command(name="lookup", description="One result of a list, or one card of a deck")
     @app_commands.describe(table="The list or deck", result="The number rolled, or the card's name")
@@ -105,13 +125,12 @@ class TableCog(commands.GroupCog, group_name="table"):
         name="import", description="Upload a table or deck file for this server (Manage Server)"
     )
     @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
     async def import_(self, interaction: Interaction, file: discord.Attachment) -> None:
         who, _ = await self.bot.play.caller(interaction)
         require_manager(who, "Uploading a table")
-        data = await _read(file)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        _check_attachment(file)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # downloading takes time
+        data = await _download(file)
         try:
             loaded, revision = await self.bot.service.import_table(
                 guild_key(interaction), file.filename, data
@@ -130,7 +149,9 @@ class TableCog(commands.GroupCog, group_name="table"):
     )
     @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
     async def validate(self, interaction: Interaction, file: discord.Attachment) -> None:
-        data = await _read(file)
+        _check_attachment(file)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # downloading takes time
+        data = await _download(file)
         try:
             loaded = check_upload(file.filename, data, load_bundled().values())
         except TableProblems as error:
@@ -145,7 +166,6 @@ class TableCog(commands.GroupCog, group_name="table"):
     @app_commands.command(name="export", description="Download one of this server's tables")
     @app_commands.describe(table="The table's id")
     @app_commands.autocomplete(table=choices.uploads)
-    @app_commands.guild_only()
     async def export(self, interaction: Interaction, table: TableName) -> None:
         stored = await self.bot.service.guild_table(guild_key(interaction), table)
         file = discord.File(io.BytesIO(stored.text.encode()), filename=f"{stored.table_id}.yaml")

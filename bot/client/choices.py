@@ -136,8 +136,24 @@ async def topics(interaction: discord.Interaction[Any], typed: str) -> list[Choi
 
 
 async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
-    """The tables this server uploaded."""
+    """The tables this server uploaded. `typed` may name several, separated by commas: the
+    last one is completed and the others kept."""
     if interaction.guild_id is None:
         return []
     stored = await _bot(interaction).service.guild_tables(str(interaction.guild_id))
-    return pick(((f"{t.table_id} (revision {t.revision})", t.table_id) for t in stored), typed)
+    head, _, last = typed.rpartition(",")
+    chosen = [part.strip() for part in head.split(",") if part.strip()]
+    before = "".join(f"{part}, " for part in chosen)
+    found = pick(
+        (
+            (f"{t.table_id} (revision {t.revision})", t.table_id)
+            for t in stored
+            if t.table_id not in chosen
+        ),
+        last,
+    )
+    return [
+        Choice(name=(before + c.name)[:100], value=before + c.value)
+        for c in found
+        if len(before + c.value) <= 100
+    ]

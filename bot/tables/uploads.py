@@ -22,6 +22,7 @@ from bot.tables.files import FileKind, LoadedFile, load_text
 from bot.tables.folders import LoadedRuleset
 from bot.tables.problems import TableFileError, TableProblems
 from bot.tables.snapshot import freeze, read_texts
+from bot.tables.yamlnodes import parse_document
 
 MAX_UPLOAD = 256 * 1024  # bytes; the biggest bundled file is a fraction of this
 
@@ -37,7 +38,17 @@ def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> L
         raise TableProblems(
             [TableFileError(name, 1, "", f"the file is {size}; {MAX_UPLOAD // 1024} KB at most")]
         )
-    file = load_text(data, name)
+    try:
+        file = load_text(data, name)
+    except TableProblems:
+        if _looks_like_dealpete(data, name):
+            message = (
+                "this looks like Peter Deal's chaos.yaml, a file of many lists: the bot's host"
+                " converts it with `chaos-referee tables import --from dealpete` (see the table"
+                " authors' guide); upload one of our table files here"
+            )
+            raise TableProblems([TableFileError(name, 1, "", message)]) from None
+        raise
     if file.kind is FileKind.RULESET:
         message = "a ruleset file can't be uploaded; upload its tables and decks one by one"
         raise TableProblems([file.doc.error(("kind",), message)])
@@ -50,6 +61,8 @@ def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> L
             freeze(with_uploads(loaded, {file.id: text}, shown=name), loaded.folder)
         except TableProblems as error:
             problems += error.problems  # each names the ruleset's folder: classic/house.yaml:12
+        else:
+            return file
     if problems:
         raise TableProblems(problems)
     return file
@@ -70,7 +83,7 @@ def with_uploads(
     head_name = _snapshot_name(folder, head.name)
     for table_id in uploads:
         if not _declares(loaded, table_id):
-            pass
+            texts[head_name] = _add_table(texts[head_name], table_id)
     for table_id, text in uploads.items():
         name = f"uploaded-{table_id}.yaml"
         if shown is not None and len(uploads) == 1:
@@ -80,6 +93,20 @@ def with_uploads(
             key = f"{folder}/uploaded-{table_id}.yaml" if folder else f"uploaded-{table_id}.yaml"
         texts[key] = text
     return texts
+
+
+def _looks_like_dealpete(data: bytes, name: str) -> bool:
+    """A YAML list of mappings with Deal's keys (``short_name``, ``rolls``)."""
+    try:
+        doc = parse_document(data, name)
+    except TableFileError:
+        return False
+    lists = doc.data
+    return (
+        isinstance(lists, list)
+        and bool(lists)
+        and all(isinstance(item, dict) and "rolls" in item for item in lists)
+    )
 
 
 def _declares(loaded: LoadedRuleset, table_id: str) -> bool:

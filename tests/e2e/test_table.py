@@ -1,0 +1,346 @@
+"""/table through Discord: the lists in play, one list, one result, and a server's own tables
+(upload with Manage Server, check, download, play)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.tables import load_bundled
+from bot.tables.registry import bundled_dir
+from tests.e2e.table import JSON, Table, final_answer, is_ephemeral, text_of
+from tests.fakediscord.plugin import aio
+from tests.fakediscord.server import FakeDiscord
+
+BUNDLED = load_bundled()
+CLASSIC = BUNDLED["classic"].ruleset
+EWL = (bundled_dir() / "classic" / "ewl.yaml").read_bytes()
+PERSONA = (bundled_dir() / "classic" / "persona.yaml").read_bytes()
+JOKER = b"name: Your playgroup's joker"
+
+HOUSE = b"""\
+schema: 1
+kind: table
+id: house
+name: House Rules
+revision: "1"
+dice: d6
+entries:
+  - at: 1-6
+    name: Pizza Break
+    text: Everyone eats a slice.
+"""
+
+BROKEN = b"""\
+schema: 1
+kind: table
+id: house
+name: House Rules
+revision: "1"
+dice: d6
+colour: red
+entries:
+  - at: 1-3
+    name: Pizza Break
+    text: Everyone eats a slice.
+    lasts: forever
+"""
+
+
+def renamed(data: bytes, name: str) -> bytes:
+    """A table file with every entry called `name`: whatever is rolled on it shows it."""
+    lines = [
+        b"    name: " + name.encode() if line.startswith(b"    name: ") else line
+        for line in data.splitlines()
+    ]
+    return b"\n".join(lines) + b"\n"
+
+
+def downloads(fake: FakeDiscord) -> list[str]:
+    return [c.path for c in fake.calls_to("GET /attachments/*")]
+
+
+async def upload(t: Table, filename: str, data: bytes, *, user: JSON | None = None) -> JSON:
+    """/table import of a file, as the server's owner unless `user` says otherwise."""
+    file = t.fake.attachment(filename, data)
+    return await final_answer(t, "table import", {"file": file}, user=user or t.fake.owner)
+
+
+async def stored(t: Table) -> list[tuple[str, int, str]]:
+    tables = await t.service.guild_tables(t.fake.guild_id)
+    return [(s.table_id, s.revision, s.text) for s in tables]
+
+
+# -- the lists in play ---------------------------------------------------------------------------
+
+
+@aio
+async def test_list_names_the_default_rulesets_lists_then_the_games(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await t.slash("table list")
+        assert is_ephemeral(body)
+        text = text_of(body)
+        assert "Lists and decks of Classic Chaos" in text
+        for table in CLASSIC.tables.values():
+            assert f"{table.id}  " in text
+            assert f"{table.name} ({table.dice.notation})" in text
+        assert "own tables" not in text  # nothing uploaded yet
+
+        await t.slash("game start", {"ruleset": "lists"}, user=t.fake.owner)
+        text = text_of(await t.slash("table list"))
+        assert "Lists and decks of" in text
+        assert "Spite (d100)" in text
+        assert "WackyLand" not in text
+
+
+@aio
+async def test_show_autocompletes_the_table_and_prints_every_result(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        _, typed = await t.fake.autocomplete("table show", {"table": "wa"}, focused="table")
+        assert typed["data"]["choices"] == [{"name": "WackyLand", "value": "wacky"}]
+        _, everything = await t.fake.autocomplete("table show", {"table": ""}, focused="table")
+        values = {c["value"] for c in everything["data"]["choices"]}
+        assert values == set(CLASSIC.tables)
+
+        body = await t.slash("table show", {"table": "wacky"})
+        assert is_ephemeral(body)
+        assert not body["data"].get("attachments")  # short enough to read in the message
+        text = text_of(body)
+        assert text.startswith("WackyLand")
+        for band in CLASSIC.tables["wacky"].bands:
+            assert band.entry.name in text
+
+        # The Chaos List is too long for one message: every result comes as a file as well.
+        long = await final_answer(t, "table show", {"table": "Chaos List"})
+        (file,) = long["files"]
+        assert file.filename == "chaos.txt"
+        listed = file.data.decode()
+        assert all(b.entry.name in listed for b in CLASSIC.tables["chaos"].bands)
+        assert "more lines" in text_of(long)  # the embeds alone are cut
+
+        # In a deck game's channel, the suggestions are that ruleset's decks.
+        await t.slash("game start", {"ruleset": "deck"}, user=t.fake.owner)
+        _, decks = await t.fake.autocomplete("table show", {"table": "glo"}, focused="table")
+        assert [c["value"] for c in decks["data"]["choices"]] == ["globals"]
+
+
+@aio
+async def test_lookup_finds_a_result_by_number_and_a_card_by_name(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        band = next(b for b in CLASSIC.tables["chaos"].bands if b.low <= 150 <= b.high)
+        body = await t.slash("table lookup", {"table": "chaos", "result": "150"})
+        assert not is_ephemeral(body)  # a ruling the table can see
+        assert band.entry.name in text_of(body)
+
+        refused = await t.slash("table lookup", {"table": "chaos", "result": "201"})
+        assert is_ephemeral(refused)
+        assert text_of(refused) == "Chaos List has results 1 to 200; 201 isn't one"
+        refused = await t.slash("table lookup", {"table": "wacky", "result": "1"})
+        assert "WackyLand has results 2 to 20; 1 isn't one" in text_of(refused)
+
+        await t.slash("game start", {"ruleset": "deck"}, user=t.fake.owner)
+        body = await t.slash("table lookup", {"table": "chaos", "result": "wheel of fortune"})
+        assert "Wheel of Fortune" in text_of(body)
+        refused = await t.slash("table lookup", {"table": "chaos", "result": "Black Lotus"})
+        assert is_ephemeral(refused)
+        assert "no card called 'Black Lotus'" in text_of(refused)
+
+
+# -- uploading -----------------------------------------------------------------------------------
+
+
+@aio
+async def test_import_needs_manage_server(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await upload(t, "house.yaml", HOUSE, user=t.fake.player)
+        assert is_ephemeral(body)
+        assert text_of(body) == "Uploading a table needs the Manage Server permission."
+        assert await stored(t) == []
+        assert downloads(t.fake) == []  # refused before fetching the file
+
+
+@aio
+async def test_an_imported_list_is_played_beside_the_bundled_ones(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await upload(t, "house.yaml", HOUSE)
+        assert is_ephemeral(body)
+        assert text_of(body) == (
+            "Table stored\n**House Rules** (`house`): a list of 1 entry (d6), stored as"
+            " revision 1. Play with it: /game start tables:house"
+        )
+        assert await stored(t) == [("house", 1, HOUSE.decode())]
+        assert "house (revision 1)" in text_of(await t.slash("table list"))
+
+        _, offered = await t.fake.autocomplete("game start", {"tables": "ho"}, focused="tables")
+        assert [c["value"] for c in offered["data"]["choices"]] == ["house"]
+        await t.slash("game start", {"ruleset": "classic", "tables": "house"}, user=t.fake.owner)
+        await t.slash("game join")
+        await t.slash("game begin", user=t.fake.owner)
+        rolled = await t.slash("chaos roll", {"list": "house"}, user=t.fake.owner)
+        assert "Pizza Break" in text_of(rolled)
+
+
+@aio
+async def test_an_imported_list_replaces_the_bundled_one_of_the_same_id(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await upload(t, "ewl.yaml", renamed(EWL, "Our Own World"))
+        await t.slash("game start", {"tables": "ewl"}, user=t.fake.owner)
+        await t.slash("game join")
+        begun = await t.slash("game begin", user=t.fake.owner)
+        assert "Our Own World" in text_of(begun)  # the start roll is on the upload
+
+        # The next game here, without it, rolls on the bundled list again.
+        await t.slash("game end", user=t.fake.owner)
+        await t.slash("game start", user=t.fake.owner)
+        await t.slash("game join")
+        begun = await t.slash("game begin", user=t.fake.owner)
+        assert "Our Own World" not in text_of(begun)
+        assert any(b.entry.name in text_of(begun) for b in CLASSIC.tables["ewl"].bands)
+
+
+@aio
+async def test_several_uploads_play_together(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await upload(t, "house.yaml", HOUSE)
+        await upload(t, "persona.yaml", renamed(PERSONA, "Dana the Comedian"))
+        _, offered = await t.fake.autocomplete(
+            "game start", {"tables": "house, pe"}, focused="tables"
+        )
+        assert offered["data"]["choices"] == [
+            {"name": "house, persona (revision 1)", "value": "house, persona"}
+        ]
+        await t.slash("game start", {"tables": "house, persona"}, user=t.fake.owner)
+        await t.slash("game join")
+        await t.slash("game begin", user=t.fake.owner)
+        rolled = await t.slash("chaos roll", {"list": "persona"}, user=t.fake.owner)
+        assert "Dana the Comedian" in text_of(rolled)
+        rolled = await t.slash("chaos roll", {"list": "house"}, user=t.fake.owner)
+        assert "Pizza Break" in text_of(rolled)
+
+
+@aio
+async def test_a_second_upload_is_the_next_revision_and_is_what_plays(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await upload(t, "house.yaml", HOUSE)
+        second = HOUSE.replace(b"Pizza Break", b"Taco Break")
+        body = await upload(t, "house.yaml", second)
+        assert "revision 2" in text_of(body)
+        assert await stored(t) == [("house", 2, second.decode())]
+        assert "house (revision 2)" in text_of(await t.slash("table list"))
+
+        await t.slash("game start", {"tables": "house"}, user=t.fake.owner)
+        await t.slash("game join")
+        await t.slash("game begin", user=t.fake.owner)
+        rolled = await t.slash("chaos roll", {"list": "house"}, user=t.fake.owner)
+        assert "Taco Break" in text_of(rolled)
+
+
+@aio
+async def test_an_invalid_file_lists_every_problem_and_stores_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await upload(t, "bad.yaml", BROKEN)
+        assert is_ephemeral(body)
+        text = text_of(body)
+        assert "bad.yaml: 3 problems, nothing was stored" in text
+        assert "bad.yaml:7 colour: unknown key 'colour'" in text
+        assert "bad.yaml:9 entries: no entry for 4-6" in text
+        assert "bad.yaml:12 entries[0].lasts: expected" in text
+        assert await stored(t) == []
+
+
+@aio
+async def test_a_link_the_ruleset_cannot_follow_is_refused_with_its_line(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        linked = PERSONA.replace(JOKER, JOKER + b"\n    link: nowhere")
+        line = linked[: linked.index(b"link: nowhere")].count(b"\n") + 1
+        body = await upload(t, "persona.yaml", linked)
+        assert is_ephemeral(body)
+        assert f"classic/persona.yaml:{line} entries[0].link: there is no list 'nowhere'" in (
+            text_of(body)
+        )
+        assert await stored(t) == []
+
+
+@aio
+async def test_an_oversized_file_is_refused_before_it_is_downloaded(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        big = HOUSE + b"# padding\n" * 30_000  # about 300 KB
+        body = await upload(t, "house.yaml", big)
+        assert is_ephemeral(body)
+        assert text_of(body) == "house.yaml is 293 KB; a table file may be 256 KB at most."
+        assert downloads(t.fake) == []
+        assert await stored(t) == []
+
+
+@aio
+async def test_what_is_not_a_table_file_is_refused(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await upload(t, "house.txt", HOUSE)
+        assert is_ephemeral(body)
+        assert text_of(body) == "house.txt isn't a table file: upload a .yaml file."
+
+        ruleset = (bundled_dir() / "classic" / "ruleset.yaml").read_bytes()
+        body = await upload(t, "ruleset.yaml", ruleset)
+        assert is_ephemeral(body)
+        assert "kind: a ruleset file can't be uploaded" in text_of(body)
+        assert await stored(t) == []
+        assert not any("house.txt" in path for path in downloads(t.fake))
+
+
+# -- checking and downloading --------------------------------------------------------------------
+
+
+@aio
+async def test_validate_is_for_anyone_and_stores_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        good = t.fake.attachment("house.yaml", HOUSE)
+        body = await final_answer(t, "table validate", {"file": good}, user=t.fake.player)
+        assert is_ephemeral(body)
+        assert "No problems" in text_of(body)
+        assert "House Rules" in text_of(body)
+        bad = t.fake.attachment("bad.yaml", BROKEN)
+        body = await final_answer(t, "table validate", {"file": bad}, user=t.fake.player)
+        assert is_ephemeral(body)
+        assert "bad.yaml: 3 problems" in text_of(body)
+        assert "bad.yaml:7 colour" in text_of(body)
+        assert await stored(t) == []
+
+
+@aio
+async def test_export_gives_back_the_uploaded_bytes(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        await upload(t, "my house list.yaml", HOUSE)
+        _, offered = await t.fake.autocomplete("table export", {"table": ""}, focused="table")
+        assert offered["data"]["choices"] == [{"name": "house (revision 1)", "value": "house"}]
+
+        body = await final_answer(t, "table export", {"table": "house"}, user=t.fake.player)
+        assert is_ephemeral(body)
+        (file,) = body["files"]
+        assert (file.filename, file.data) == ("house.yaml", HOUSE)
+
+        missing = await final_answer(t, "table export", {"table": "nope"})
+        assert is_ephemeral(missing)
+        assert "This server has no table 'nope' (its tables: house)" in text_of(missing)
