@@ -1,0 +1,217 @@
+"""`python -m bot` as a host runs it: a real process, its `.env`, and a Discord to talk to.
+
+A refused token and a missing one end in one line and exit 1. Against the fake Discord (served
+from a thread with its own event loop), the process really connects, and Ctrl-C stops it
+cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.fakediscord.plugin import assert_no_unknown_routes
+from tests.fakediscord.server import FakeDiscord
+
+SETTINGS = (
+    "DISCORD_TOKEN",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "CHAOS_DB_PATH",
+    "CHAOS_DEV_GUILD_ID",
+    "CHAOS_LOG_LEVEL",
+    "CHAOS_IDLE_DAYS",
+)
+CONNECT_WITHIN = 5.0  # seconds from starting the process to its IDENTIFY
+STOP_WITHIN = 5.0
+
+
+def clean_env() -> dict[str, str]:
+    """The caller's environment without any of the bot's settings: `.env` decides."""
+    return {k: v for k, v in os.environ.items() if k not in SETTINGS}
+
+
+def write_env(folder: Path, **settings: str) -> None:
+    (folder / ".env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
+
+
+def run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=folder,
+        env=clean_env(),
+    )
+
+
+def assert_one_line(stderr: str, *words: str) -> str:
+    """The process said what's wrong in one line of its own (log lines aside)."""
+    ours = [line for line in stderr.splitlines() if line.startswith("chaos-referee:")]
+    assert len(ours) == 1, stderr
+    assert "Traceback" not in stderr
+    for word in words:
+        assert word in ours[0], ours[0]
+    return ours[0]
+
+
+class RefusingDiscord(http.server.BaseHTTPRequestHandler):
+    """Discord's answer to a bad token: 401 on every request."""
+
+    def do_GET(self) -> None:
+        self.server.paths.append(self.path)  # type: ignore[attr-defined]
+        body = json.dumps({"message": "401: Unauthorized", "code": 0}).encode()
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def refusing_discord() -> Iterator[http.server.ThreadingHTTPServer]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RefusingDiscord)
+    server.paths = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_refused_token_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    with refusing_discord() as server:
+        port = server.server_address[1]
+        write_env(
+            tmp_path,
+            DISCORD_TOKEN="not-a-real-token",
+            DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+            CHAOS_DB_PATH=str(tmp_path / "bot.db"),
+        )
+        result = run(tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert server.paths == ["/api/v10/users/@me"]  # type: ignore[attr-defined]
+    line = assert_one_line(result.stderr, "refused the token", "DISCORD_TOKEN")
+    assert "not-a-real-token" not in line
+    assert result.stdout == ""
+
+
+def test_an_unreachable_discord_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        write_env(
+            tmp_path,
+            DISCORD_TOKEN="some-token",
+            DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+            CHAOS_DB_PATH=str(tmp_path / "bot.db"),
+        )
+        result = run(tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert_one_line(result.stderr, "can't be reached", "network")
+
+
+def test_sync_without_a_token_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    write_env(tmp_path, DISCORD_TOKEN="")
+    result = run(tmp_path, "sync")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        assert_one_line(result.stderr, "DISCORD_TOKEN", "not set")
+    ]
+    assert result.stdout == ""
+
+
+class FakeInAThread:
+    """The fake Discord served by a thread of its own, for a bot in another process."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.fake = FakeDiscord()
+        self._stop = asyncio.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        async def serve() -> None:
+            async with self.fake:
+                self._ready.set()
+                await self._stop.wait()
+
+        self.loop.run_until_complete(serve())
+        self.loop.close()
+
+    def __enter__(self) -> FakeDiscord:
+        self._thread.start()
+        assert self._ready.wait(5), "the fake Discord didn't start"
+        return self.fake
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(5)
+
+    def wait_connected(self, seconds: float) -> None:
+        """Wait until a client has identified and been sent READY (in the fake's own loop)."""
+        future = asyncio.run_coroutine_threadsafe(self.fake.wait_connected(seconds), self.loop)
+        try:
+            future.result(seconds + 1)
+        except TimeoutError as error:
+            raise AssertionError(f"the bot didn't connect within {seconds} s") from error
+
+
+def test_the_bot_connects_to_discord_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    served = FakeInAThread()
+    with served as fake:
+        write_env(
+            tmp_path,
+            DISCORD_TOKEN="fake-token",
+            DISCORD_API_BASE=fake.api_base,
+            DISCORD_GATEWAY_URL=fake.gateway_url,
+            CHAOS_DEV_GUILD_ID=fake.guild_id,
+            CHAOS_DB_PATH=str(tmp_path / "bot.db"),
+        )
+        started = time.monotonic()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=clean_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            served.wait_connected(CONNECT_WITHIN)
+            assert time.monotonic() - started < CONNECT_WITHIN
+            process.send_signal(signal.SIGINT)
+            stdout, stderr = process.communicate(timeout=STOP_WITHIN)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+        (identify,) = fake.identifies
+        assert identify["token"] == "fake-token"
+        assert {c["name"] for c in fake.guild_commands[fake.guild_id]} >= {"game", "chaos"}
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "Unclosed" not in stderr
+    assert "was never awaited" not in stderr
+    assert stdout == ""
+    assert (tmp_path / "bot.db").exists()
+    assert_no_unknown_routes(fake)
