@@ -39,3 +39,7 @@ class SettingsError(ChaosError):
 
 class NoTableError(ChaosError):
     """The guild has no uploaded table by that name."""
+
+
+class NotAllowedError(ChaosError):
+    """The caller may not do this (a permission, not a rule of the game)."""

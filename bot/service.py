@@ -29,7 +29,14 @@ from bot.engine.actions import Action
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.errors import GameExistsError, NoGameError, StaleActionError, StoreError
+from bot.engine.state import Phase
+from bot.errors import (
+    GameExistsError,
+    NoGameError,
+    NotAllowedError,
+    StaleActionError,
+    StoreError,
+)
 from bot.guildservice import GuildService
 from bot.locks import KeyedLocks
 from bot.store import (
@@ -229,10 +236,35 @@ class GameService(GuildService):
             return loaded.ruleset.rules
         return self._rulesets(scope_or_ruleset).rules
 
-    async def export(self, scope: str) -> str:
-        """The log of the scope's most recent game (in progress or ended) as JSON Lines."""
-        events = await self._latest_events(scope)
-        return "".join(dump_event(event) + "\n" for event in events)
+    async def latest(self, scope: str) -> Outcome:
+        """The scope's most recent game, in progress or ended (until it expires), with no
+        events; an ended game is rebuilt from its log and the snapshot it was played with."""
+        async with self._locks.hold(scope):
+            loaded = await self._active(scope)
+            if loaded is None:
+                stored = await self.store.latest_game(scope)
+                if stored is None:
+                    raise NoGameError(
+                        "There's no game in progress here, and no finished one to look back at."
+                    )
+                loaded = await self._load(stored)
+        return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
+
+    async def export(self, scope: str, *, actor: str | None = None, referee: bool = False) -> str:
+        """The log of the scope's most recent game (in progress or ended) as JSON Lines.
+
+        The log holds what players mustn't see yet while a game with decks goes on (the order
+        of the shuffled decks), so then only the host or a referee may have it; `actor` None
+        is a trusted front end (the console, where whoever types referees).
+        """
+        game = (await self.latest(scope)).game
+        secret = game.state.phase is not Phase.ENDED and bool(game.ruleset.decks)
+        if secret and actor is not None and not referee and actor != game.state.host:
+            raise NotAllowedError(
+                "While this game goes on, only the host or a referee can export its log:"
+                " it holds the order of the shuffled decks."
+            )
+        return "".join(dump_event(event) + "\n" for event in game.events)
 
     async def log(self, scope: str, count: int = 20) -> list[Event]:
         """The last `count` events of the scope's most recent game, oldest first."""

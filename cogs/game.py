@@ -78,7 +78,7 @@ class GameCog(commands.GroupCog, group_name="game"):
     @app_commands.command(name="status", description="Show the game's status board here")
     async def status(self, interaction: Interaction) -> None:
         scope = scope_of(interaction)
-        outcome = await self.bot.service.current(scope)
+        outcome = await self.bot.service.latest(scope)  # an ended game's board too
         boards = self.bot.boards
         embed, view = boards.draw(outcome.game_id, outcome.game)
         # The boards aren't settled until this answer has become the board.
@@ -103,7 +103,9 @@ class GameCog(commands.GroupCog, group_name="game"):
         name="export", description="The whole log of this channel's latest game, as a file"
     )
     async def export(self, interaction: Interaction) -> None:
-        text = await self.bot.service.export(scope_of(interaction))
+        scope = scope_of(interaction)
+        who, _ = await self.bot.play.caller(interaction)
+        text = await self.bot.service.export(scope, actor=who.id, referee=who.referee)
         if not text:
             raise CommandError("That game's log is empty.")
         count = text.count("\n")

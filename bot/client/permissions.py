@@ -8,11 +8,9 @@ belong to the server, so they need the Manage Server permission.
 from __future__ import annotations
 
 from bot.client.interactions import Caller
-from bot.engine.errors import ChaosError
+from bot.errors import NotAllowedError
 
-
-class NotAllowedError(ChaosError):
-    """The caller lacks a Discord permission this needs."""
+__all__ = ["NotAllowedError", "require_manager"]
 
 
 def require_manager(who: Caller, what: str) -> None:

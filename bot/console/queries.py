@@ -4,14 +4,11 @@ card links, dice and help. None of them changes a game.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from bot.commands import Command, CommandError, card_link, help_text, roll_dice, rules_text
 from bot.commands.tables import table_list, table_show
-from bot.engine.errors import ChaosError
-from bot.engine.events import Event
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
@@ -84,27 +81,9 @@ async def _rules(console: Console, topic: str | None) -> str:
     return rules_text(rules, topic, ruleset)
 
 
-async def _all_events(console: Console) -> tuple[list[Event], Names]:
-    """The table's latest game (in progress or ended) and the names it uses."""
-    outcome = await console.current()
-    if outcome is not None:
-        return outcome.game.events, Names.of(outcome.game)
-    text = await console.service.export(console.options.scope)
-    events = [cast(Event, json.loads(line)) for line in text.splitlines() if line]
-    started = next((e for e in events if e["type"] == "game_started"), None)
-    ruleset = None
-    if started is not None:
-        try:
-            ruleset = find_ruleset(started["ruleset"]).ruleset
-        except ChaosError:  # pragma: no cover - a ruleset no longer bundled: names stay ids
-            ruleset = None
-    return events, Names.collect(events, ruleset)
-
-
 async def _log(console: Console, count: int) -> None:
-    events = await console.service.log(console.options.scope, count)
-    _, names = await _all_events(console)
-    console.out.events(events, names, log=True)
+    game = (await console.service.latest(console.options.scope)).game
+    console.out.events(game.events[-count:] if count > 0 else [], Names.of(game), log=True)
 
 
 async def _export(console: Console, file: str | None) -> None:

@@ -100,7 +100,7 @@ async def test_commands_without_a_game_say_so(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         for command in ("game join", "game leave", "game begin", "game status", "game end"):
             refused(await t.slash(command, user=t.fake.owner), "no game in progress")
-        refused(await t.slash("game export", user=t.fake.owner), "no game here")
+        refused(await t.slash("game export", user=t.fake.owner), "no game in progress")
 
 
 @aio
@@ -138,7 +138,10 @@ async def test_leaving_a_game_in_progress_concedes(fake_discord, tmp_path):
         last = await t.slash("game leave", user=player)
         assert "owner wins" in text_of(last)
         assert labels(last) == []
-        refused(await t.slash("game status", user=owner), "no game in progress")
+        final = await t.slash("game status", user=owner)  # the finished game's board
+        assert not is_ephemeral(final)
+        assert "The game is over" in text_of(final)
+        assert labels(final) == []
 
 
 @aio
@@ -197,7 +200,9 @@ async def test_only_the_host_or_a_referee_begins_or_ends(fake_discord, tmp_path)
         ended = await t.slash("game end", user=manager)
         assert "Game over: ended by a referee." in text_of(ended)
         assert manager["id"] not in text_of(ended)
-        refused(await t.slash("game status", user=player), "no game in progress")
+        final = await t.slash("game status", user=player)
+        assert "The game is over" in text_of(final)
+        assert labels(final) == []
 
 
 @aio
