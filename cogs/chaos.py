@@ -8,15 +8,12 @@ from discord.ext import commands
 
 from bot.client import choices
 from bot.client.bot import ChaosBot
-from bot.client.embeds import result_embeds, text_embeds
+from bot.client.embeds import result_embeds
 from bot.client.interactions import Caller, reply, scope_of
 from bot.commands import GameView
 from bot.engine import actions as a
-from bot.errors import NoGameError
-from bot.render import Names, render_events
 
 Interaction = discord.Interaction[ChaosBot]
-LOG_LIMIT = 1_000_000  # "all of it": names come from the whole log
 
 
 class ChaosCog(commands.GroupCog, group_name="chaos"):
@@ -76,7 +73,8 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
         )
 
     @app_commands.command(
-        name="global", description="Roll a new Global (or reveal the next Global card)"
+        name="global",
+        description="Roll on the start list again: a new Global or world (deck: next card)",
     )
     async def global_(self, interaction: Interaction) -> None:
         await self.bot.play.act(
@@ -101,16 +99,9 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
     async def log(
         self, interaction: Interaction, count: app_commands.Range[int, 1, 200] = 20
     ) -> None:
-        scope = scope_of(interaction)
-        events = await self.bot.service.log(scope, count)
-        title = f"The last {len(events)} events" if len(events) == count else "The whole log"
-        try:
-            game = (await self.bot.service.current(scope)).game
-        except NoGameError:  # the game here has ended: its log reads with ids for lists
-            names = Names.collect(await self.bot.service.log(scope, LOG_LIMIT))
-            text = render_events(events, names, actions=True)
-            await reply(interaction, embeds=text_embeds(title, text), ephemeral=True)
-            return
+        game = (await self.bot.service.latest(scope_of(interaction))).game
+        events = game.events[-count:]
+        title = f"The last {count} events" if len(game.events) > count else "The whole log"
         embeds = result_embeds(events, game, title=title, actions=True)
         await reply(interaction, embeds=embeds, ephemeral=True)
 

@@ -6,11 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.board import effects_text
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import reply, scope_of
 from bot.engine import actions as a
-from bot.render import Names, effect_lines
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -25,9 +25,12 @@ class EffectsCog(commands.GroupCog, group_name="effects"):
     @app_commands.command(name="list", description="Every effect in play, with its number")
     async def list(self, interaction: Interaction) -> None:
         outcome = await self.bot.service.current(scope_of(interaction))
-        lines = effect_lines(outcome.game.state, Names.of(outcome.game))
-        text = "\n".join(lines) if lines else "Nothing lasting is in play."
-        await reply(interaction, embeds=text_embeds("In play", text), ephemeral=True)
+        text = effects_text(outcome.game)
+        await reply(
+            interaction,
+            embeds=text_embeds("In play", text or "Nothing lasting is in play."),
+            ephemeral=True,
+        )
 
     @app_commands.command(name="end", description="Take an effect out of play, by its number")
     @app_commands.describe(id="The effect's number, as /effects list shows it")

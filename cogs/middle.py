@@ -9,8 +9,9 @@ from discord.ext import commands
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import reply, scope_of
+from bot.commands import CommandError
 from bot.engine import actions as a
-from bot.render import Names, middle_lines
+from bot.render import Names, middle_section
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -41,11 +42,17 @@ class MiddleCog(commands.GroupCog, group_name="middle"):
         name="list", description="The cards in the middle and when they're playable"
     )
     async def list(self, interaction: Interaction) -> None:
-        outcome = await self.bot.service.current(scope_of(interaction))
-        game = outcome.game
-        lines = middle_lines(game.state, game.ruleset, Names.of(game))
-        text = "\n".join(lines) if lines else "The middle is empty."
-        await reply(interaction, embeds=text_embeds("The middle", text), ephemeral=True)
+        game = (await self.bot.service.current(scope_of(interaction))).game
+        section = middle_section(game.state, game.ruleset, Names.of(game))
+        if not section:
+            raise CommandError(
+                f"{game.ruleset.name} has no middle: no cards are shared between players in it."
+            )
+        title, *cards = section
+        text = "\n".join(line.strip() for line in cards) or f"{title.split(':')[0]} is empty."
+        await reply(
+            interaction, embeds=text_embeds(title.rstrip(":").split(":")[0], text), ephemeral=True
+        )
 
 
 async def setup(bot: ChaosBot) -> None:

@@ -60,3 +60,44 @@ def test_sql_lives_only_in_the_store() -> None:
         for module in imported_modules(path):
             top = module.split(".")[0]
             assert top not in {"sqlite3", "aiosqlite"}, f"{path.relative_to(ROOT)} imports {module}"
+
+
+COGS = sorted(p for p in (ROOT / "cogs").glob("*.py") if p.name != "__init__.py")
+# What a cog may use of ours: the shared Discord flow, the text commands' helpers, the engine's
+# actions (to say which action a command means), the renderer, errors, and the tables' loader
+# (for /table). Rules, the service's internals and the store are out of reach.
+COG_MAY_IMPORT = (
+    "bot.client",
+    "bot.commands",
+    "bot.engine.actions",
+    "bot.engine.errors",
+    "bot.errors",
+    "bot.render",
+    "bot.store",  # GuildSettings and records only, as values
+    "bot.tables",
+)
+
+
+def imported_names(path: Path) -> set[str]:
+    """Like imported_modules, but ``from bot.engine import actions`` gives bot.engine.actions."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", COGS, ids=lambda p: p.name)
+def test_cogs_stay_thin(path: Path) -> None:
+    """A cog parses options and calls the shared flow; it decides no rule and touches no SQL."""
+    for name in imported_names(path):
+        if name.split(".")[0] in {"bot", "cogs"}:
+            assert name.startswith(COG_MAY_IMPORT), f"cogs/{path.name} imports {name}"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    state_reads = [
+        n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in {"rolled", "seq"}
+    ]
+    assert not state_reads, f"cogs/{path.name} reads the game's state to decide something"

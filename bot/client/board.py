@@ -27,6 +27,7 @@ from bot.engine.state import GameState, Phase
 from bot.render import (
     Names,
     chaos_lines,
+    effect_lines,
     effect_section,
     middle_section,
     pending_line,
@@ -125,17 +126,30 @@ def _effects(section: list[str]) -> str:
     empty = _inline(section[0])
     if empty is not None:
         return plain(empty)
-    effects: list[tuple[str, str]] = []  # (heading, text) of each effect
-    for line in section[1:]:
+    effects = effect_items(section[1:])
+    full = [f"{head}\n{text}" if text else head for head, text in effects]
+    if len("\n".join(full)) <= FIELD_LIMIT:
+        return "\n".join(full)
+    return field_value([head for head, _ in effects])
+
+
+def effect_items(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """`effect_lines` as (heading in bold, text in italics) per effect: the text whole, for
+    Discord to wrap to the reader's screen."""
+    effects: list[tuple[str, str]] = []
+    for line in lines:
         if line.startswith(_EFFECT_TEXT) and effects:
             head, text = effects[-1]
             effects[-1] = (head, f"{text} {line.strip()}".strip())
         else:
-            effects.append((f"**{plain(line.strip())}**", ""))
-    full = [f"{head}\n*{plain(text)}*" if text else head for head, text in effects]
-    if len("\n".join(full)) <= FIELD_LIMIT:
-        return "\n".join(full)
-    return field_value([head for head, _ in effects])
+            effects.append((line.strip(), ""))
+    return [(f"**{plain(head)}**", f"*{plain(text)}*" if text else "") for head, text in effects]
+
+
+def effects_text(game: Game) -> str:
+    """Every effect in play, for `/effects list`; '' when nothing lasting is in play."""
+    items = effect_items(effect_lines(game.state, Names.of(game)))
+    return "\n".join(f"{head}\n{text}" if text else head for head, text in items)
 
 
 def _middle(section: list[str], state: GameState) -> str:

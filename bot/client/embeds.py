@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import discord
-from discord.utils import escape_markdown
 
+from bot.client.wording import plain
 from bot.commands.reference import card_link
 from bot.engine.events import Event, Roll
 from bot.engine.game import Game
@@ -69,7 +70,7 @@ def card_url(name: str) -> str:
 def card_markdown(name: str) -> str:
     """The card's name as a markdown link to its Scryfall page."""
     # A bracket would end the link text early; card names don't need them.
-    text = escape_markdown(name.replace("[", "(").replace("]", ")"))
+    text = plain(name.replace("[", "(").replace("]", ")"))
     return f"[{text}]({card_url(name)})"
 
 
@@ -113,8 +114,8 @@ def result_embeds(
     # No code block: Discord wraps prose to the screen (a code block would scroll or break the
     # tree's indent), and the card links stay clickable. Table and player text is escaped so a
     # `*` or `_` in it prints as itself instead of turning the rest of the line into italics.
-    rendered = render_lines(events, names, actions=actions, width=_NO_WRAP)
-    lines = [_indent(escape_markdown(line)) for line in rendered]
+    rendered = render_lines(_public(events), names, actions=actions, width=_NO_WRAP)
+    lines = [_indent(plain(line)) for line in rendered]
     cards = list(dict.fromkeys(_cards(events, ruleset)))
     head = _Head(
         title=title or _default_title(events, top, names),
@@ -125,6 +126,17 @@ def result_embeds(
         links = [card_markdown(name) for name in cards]
         head.fields.append(("Card" if len(cards) == 1 else "Cards", field_value(links)))
     return _pack(lines or ["Nothing to show."], head, more="`/chaos log`")
+
+
+def _public(events: Sequence[Event]) -> list[Event]:
+    """The events as the whole channel may read them: the cards of a spite look are for the
+    spiting player's eyes only (they pick from a private menu), so they aren't listed."""
+    return [
+        cast(Event, {**e, "options": []})
+        if e["type"] == "choice_offered" and e["kind"] == "spite"
+        else e
+        for e in events
+    ]
 
 
 def text_embeds(
@@ -244,12 +256,12 @@ def _default_title(events: Sequence[Event], top: Roll | None, names: Names) -> s
     if top is not None:
         entry = top["entry"]["name"]
         if names.ruleset is not None and top["table"] in names.ruleset.decks:
-            return escape_markdown(f"{names.table(top['table'])}: {entry}")
-        return escape_markdown(f"{names.table(top['table'])} {names.band(top)} · {entry}")
+            return plain(f"{names.table(top['table'])}: {entry}")
+        return plain(f"{names.table(top['table'])} {names.band(top)} · {entry}")
     action = next((e["action"] for e in events if e["type"] == "action"), None)
     if action is not None:
         who = names.player(str(action.get("actor")))
-        return escape_markdown(f"{who}: {describe_action(action, names)}")
+        return plain(f"{who}: {describe_action(action, names)}")
     return "Chaos Referee"
 
 

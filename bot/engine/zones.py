@@ -27,7 +27,7 @@ def end_effect_by_hand(ctx: Context, action: act.EndEffect) -> None:
 
 def middle_add(ctx: Context, action: act.MiddleAdd) -> None:
     ctx.require_playing()
-    require(ctx.ruleset.zone is not ZonePolicy.NONE, "this ruleset has no shared zone")
+    require(ctx.ruleset.zone is not ZonePolicy.NONE, _no_middle(ctx))
     ctx.player(action.actor)
     name = action.card.strip()
     require(0 < len(name) <= MAX_CARD_NAME, f"a card name has 1 to {MAX_CARD_NAME} characters")
@@ -45,7 +45,7 @@ def middle_add(ctx: Context, action: act.MiddleAdd) -> None:
 def middle_play(ctx: Context, action: act.MiddlePlay) -> None:
     ctx.require_playing()
     zone = ctx.ruleset.zone
-    require(zone is not ZonePolicy.NONE, "this ruleset has no shared zone")
+    require(zone is not ZonePolicy.NONE, _no_middle(ctx))
     card = ctx.state.middle.get(action.card)
     if card is None:
         raise RulesError(f"there's no card #{action.card} in the middle")
@@ -65,3 +65,7 @@ def middle_play(ctx: Context, action: act.MiddlePlay) -> None:
             f"{card.name} arrived in the middle this turn: it can be played from next turn on",
         )
     ctx.emit({"type": "middle_played", "card": card.id, "player": player.id})
+
+
+def _no_middle(ctx: Context) -> str:
+    return f"{ctx.ruleset.name} has no middle: no cards are shared between players in it"

@@ -154,7 +154,7 @@ def test_deck_middle_has_no_per_turn_limit_but_new_arrivals_wait():
 )
 def test_classic_has_no_shared_zone(action):
     game = new_game(classic())
-    with pytest.raises(RulesError, match="this ruleset has no shared zone"):
+    with pytest.raises(RulesError, match="has no middle"):
         game.act(action)
 
 

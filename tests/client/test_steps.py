@@ -1,0 +1,95 @@
+"""next_steps: the buttons a game offers in each state, and their custom ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client.buttons import GameButton, PickMenu, custom_id, steps_view
+from bot.commands.steps import MAX_OPTION_BUTTONS, Step, StepKind, next_steps
+from bot.engine import actions as a
+from bot.engine.game import Game
+from bot.engine.state import Pending
+from bot.tables import find_ruleset
+
+
+def begun(ruleset: str, seed: int = 7) -> Game:
+    game = Game.start(find_ruleset(ruleset).ruleset, seed=seed, host="ann", name="Ann")
+    game.act(a.Join(actor="bob", player_name="Bob"))
+    game.act(a.Begin(actor="ann"))
+    return game
+
+
+def kinds(game: Game) -> list[StepKind]:
+    return [s.kind for s in next_steps(game.state, game.ruleset)]
+
+
+def test_a_lobby_offers_join_and_begin() -> None:
+    game = Game.start(find_ruleset("classic").ruleset, seed=1, host="ann", name="Ann")
+    assert kinds(game) == [StepKind.JOIN, StepKind.BEGIN]
+
+
+@pytest.mark.parametrize(("ruleset", "label"), [("classic", "Roll chaos"), ("lists", "Roll chaos")])
+def test_a_new_turn_offers_the_chaos_roll(ruleset: str, label: str) -> None:
+    game = begun(ruleset)
+    assert next_steps(game.state, game.ruleset) == [Step(StepKind.ROLL, label)]
+
+
+def test_the_deck_draws_then_reveals_then_moves_on() -> None:
+    game = begun("deck", seed=2)
+    assert next_steps(game.state, game.ruleset) == [Step(StepKind.ROLL, "Draw chaos card")]
+    game.act(a.RollChaos(actor="ann"))
+    assert kinds(game) == [StepKind.REVEAL]
+    game.act(a.Reveal(actor="ann"))
+    assert game.state.pending is None  # seed 2's first card isn't a split card
+    assert kinds(game) == [StepKind.NEXT]
+
+
+def test_a_finished_game_offers_nothing() -> None:
+    game = begun("classic")
+    game.act(a.End(actor="ann"))
+    assert next_steps(game.state, game.ruleset) == []
+
+
+def pending(game: Game, kind: str, count: int) -> Game:
+    game.state.pending = Pending(
+        "bob", kind, [(str(n), f"Option {n}") for n in range(1, count + 1)], {}
+    )
+    return game
+
+
+@pytest.mark.parametrize("count", [1, 2, MAX_OPTION_BUTTONS])
+def test_a_few_options_get_a_button_each(count: int) -> None:
+    game = pending(begun("classic"), "keep", count)
+    assert next_steps(game.state, game.ruleset) == [
+        Step(StepKind.CHOOSE, f"Option {n}", n) for n in range(1, count + 1)
+    ]
+
+
+def test_many_options_or_a_spite_look_go_into_a_private_menu() -> None:
+    many = pending(begun("classic"), "keep", MAX_OPTION_BUTTONS + 1)
+    assert kinds(many) == [StepKind.PICK]
+    spite = pending(begun("deck"), "spite", 2)
+    assert kinds(spite) == [StepKind.PICK]
+
+
+def test_a_long_option_name_is_cut_to_fit_a_button() -> None:
+    game = begun("classic")
+    game.state.pending = Pending("bob", "keep", [("1", "x" * 120), ("2", "short")], {})
+    first, second = next_steps(game.state, game.ruleset)
+    assert len(first.label) == 80
+    assert first.label.endswith("…")
+    assert second.label == "short"
+
+
+def test_button_ids_carry_the_game_the_version_and_the_option() -> None:
+    game = pending(begun("classic"), "keep", 2)
+    view = steps_view(12, game)
+    ids = [item.custom_id for item in view.children]  # type: ignore[attr-defined]
+    assert ids == [f"cr:choose:12:{game.seq}:1", f"cr:choose:12:{game.seq}:2"]
+    assert custom_id("roll", 3, 9) == "cr:roll:3:9"
+
+
+def test_a_menu_id_is_not_mistaken_for_a_button() -> None:
+    assert GameButton.__discord_ui_compiled_template__.fullmatch("cr:menu:1:4") is None
+    assert PickMenu.__discord_ui_compiled_template__.fullmatch("cr:menu:1:4") is not None
+    assert GameButton.__discord_ui_compiled_template__.fullmatch("cr:pick:1:4") is not None

@@ -1,0 +1,444 @@
+"""/chaos through Discord: rolls and cards, tokens, spite, the Global, the log and undo."""
+
+from __future__ import annotations
+
+from bot.engine import actions as a
+from bot.engine.state import Phase, Status
+from tests.e2e.table import Table, components, is_ephemeral, seed_where, text_of
+from tests.fakediscord.plugin import aio
+
+
+def labels(body) -> list[str]:
+    return [c["label"] for c in components(body.get("data") or body)]
+
+
+def embed(body, n: int = 0):
+    return body["data"]["embeds"][n]
+
+
+def rolls(game, **match):
+    """The game's roll events (of one list, or one player, …), oldest first."""
+    return [
+        e for e in game.events if e["type"] == "roll" and all(e[k] == v for k, v in match.items())
+    ]
+
+
+async def log_of(t: Table):
+    """Every event of the channel's latest game, ended or not."""
+    return await t.service.log(f"{t.fake.guild_id}:{t.fake.channel_id}", 1_000_000)
+
+
+def refused(body, *words: str) -> None:
+    """The answer is a private refusal naming `words`."""
+    assert is_ephemeral(body), text_of(body)
+    for word in words:
+        assert word in text_of(body), text_of(body)
+
+
+# -- /chaos roll ------------------------------------------------------------------------------
+
+
+@aio
+async def test_roll_shows_the_dice_the_list_and_the_entry(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("classic")
+        body = await t.slash("chaos roll", user=owner)
+
+        assert not is_ephemeral(body)
+        game = (await t.current()).game
+        roll = rolls(game, table="chaos")[-1]
+        tens, units = roll["dice"]
+        assert embed(body)["title"].startswith(f"Chaos List #{roll['result']} · ")
+        assert roll["entry"]["name"] in embed(body)["title"]
+        assert f"[{tens}, {units}] = {roll['result']}" in text_of(body)
+        assert game.state.rolled
+        assert labels(body)[-1] == "Next turn"
+
+
+@aio
+async def test_roll_on_a_named_list_leaves_the_turns_roll_to_make(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("classic")
+        _, typed = await t.fake.autocomplete("chaos roll", {"list": "wack"}, "list", user=owner)
+        assert [c["value"] for c in typed["data"]["choices"]] == ["wacky"]
+        _, every = await t.fake.autocomplete("chaos roll", {"list": ""}, "list", user=owner)
+        assert {c["value"] for c in every["data"]["choices"]} == {
+            "chaos",
+            "ewl",
+            "wacky",
+            "persona",
+        }
+
+        body = await t.slash("chaos roll", {"list": "WackyLand"}, user=owner)
+
+        game = (await t.current()).game
+        roll = rolls(game)[-1]
+        assert roll["table"] == "wacky"
+        assert embed(body)["title"].startswith(f"WackyLand #{roll['result']} · ")
+        assert not game.state.rolled  # a named roll isn't the turn's chaos roll
+        assert "Roll chaos" in labels(body)
+
+        version = (await t.current()).version
+        unknown = await t.slash("chaos roll", {"list": "Narnia"}, user=owner)
+        refused(unknown, "Narnia")
+        assert (await t.current()).version == version
+
+
+@aio
+async def test_rolling_out_of_turn_is_refused_and_changes_nothing(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        _, player = await t.game("classic")
+        before = (await t.current()).version
+
+        body = await t.slash("chaos roll", user=player)
+        refused(body, "owner's turn")
+        body = await t.press("Roll chaos", user=player)
+        refused(body, "owner's turn")
+
+        after = await t.current()
+        assert after.version == before
+        assert not after.game.state.rolled
+
+
+@aio
+async def test_roll_chaos_button_rolls_and_an_old_button_is_stale(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("classic")
+        first = t.newest_with("Roll chaos")
+
+        body = await t.press("Roll chaos", user=owner, message=first)
+
+        assert not is_ephemeral(body)
+        game = (await t.current()).game
+        assert game.state.rolled
+        assert rolls(game, table="chaos")[-1]["entry"]["name"] in text_of(body)
+        version = (await t.current()).version
+        again = await t.press("Roll chaos", user=owner, message=first)
+        assert is_ephemeral(again)
+        assert (await t.current()).version == version
+
+
+# -- the deck: draw face down, then reveal -----------------------------------------------------
+
+
+@aio
+async def test_deck_draws_face_down_and_reveals_the_card(fake_discord, tmp_path):
+    seed = seed_where("deck", _plain_card)
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("deck", seed=seed)
+        drawn = await t.press("Draw chaos card", user=owner)
+
+        game = (await t.current()).game
+        deck, card, holder = game.state.face_down
+        name = game.ruleset.deck(deck).card(card).name
+        assert holder == owner["id"]
+        assert "face down" in text_of(drawn)
+        assert name not in text_of(drawn)  # nobody learns the card before the reveal
+        assert labels(drawn) == ["Reveal"]
+        await t.settle()
+        assert all(name not in text_of(m) for m in t.fake.channel_messages())
+
+        shown = await t.slash("chaos reveal", user=owner)
+
+        assert name in embed(shown)["title"]
+        game = (await t.current()).game
+        assert game.state.face_down is None
+        assert labels(shown) == ["Next turn"]
+
+
+@aio
+async def test_reveal_without_a_face_down_card_is_refused(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("deck")
+        body = await t.slash("chaos reveal", user=owner)
+        refused(body, "no face-down chaos card")
+
+
+def _plain_card(game, seats) -> bool:
+    game.act(a.RollChaos(actor=seats[0]))
+    deck, card, _ = game.state.face_down
+    return not game.ruleset.deck(deck).card(card).halves
+
+
+# -- tokens: /chaos counter and /chaos fork ----------------------------------------------------
+
+
+def _gets(token: str):
+    """The host's first chaos roll gives them `token`; the next player's roll stands alone."""
+
+    def wanted(game, seats) -> bool:
+        events = game.act(a.RollChaos(actor=seats[0]))
+        if not any(e["type"] == "tokens" and e["token"] == token for e in events):
+            return False
+        game.act(a.NextTurn(actor=seats[0]))
+        following = game.act(a.RollChaos(actor=seats[1]))
+        return game.state.pending is None and not any(e["type"] == "tokens" for e in following)
+
+    return wanted
+
+
+@aio
+async def test_counter_spends_a_counterroll_on_the_latest_roll(fake_discord, tmp_path):
+    seed = seed_where("classic", _gets("counter_roll"))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed)
+        got = await t.slash("chaos roll", user=owner)
+        assert "owner gets a CounterRoll" in text_of(got)
+        await t.slash("turn next", user=owner)
+        await t.press("Roll chaos", user=player)
+        target = (await t.current()).game.state.live_item()
+
+        body = await t.slash("chaos counter", user=owner)
+
+        assert not is_ephemeral(body)
+        assert f"owner plays a CounterRoll on #{target.id}" in text_of(body)
+        assert f"#{target.id} {target_name(target)} is countered" in text_of(body)
+        state = (await t.current()).game.state
+        assert state.players[owner["id"]].tokens["counter_roll"] == 0
+        assert not state.item(target.id).live
+
+        again = await t.slash("chaos counter", user=owner)
+        refused(again, "owner has no CounterRoll")
+
+
+def target_name(item) -> str:
+    from bot.tables import find_ruleset
+
+    table = find_ruleset("classic").ruleset.tables[item.table]
+    return next(e.name for e in table.entries if e.id == item.entry)
+
+
+@aio
+async def test_fork_copies_the_latest_roll_for_the_forker(fake_discord, tmp_path):
+    seed = seed_where("classic", _gets("roll_fork"))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed)
+        await t.slash("chaos roll", user=owner)
+        await t.slash("turn next", user=owner)
+        await t.slash("chaos roll", user=player)
+        state = (await t.current()).game.state
+        target, held = state.live_item(), state.players[owner["id"]].tokens["roll_fork"]
+
+        body = await t.slash("chaos fork", user=owner)
+
+        assert f"owner copies #{target.id} {target_name(target)} with a RollFork" in text_of(body)
+        game = (await t.current()).game
+        forks = [i for i in game.state.stack if i.kind == "fork"]
+        assert [(f.target, f.player, f.entry) for f in forks] == [
+            (target.id, owner["id"], target.entry)
+        ]
+        copy = rolls(game, id=forks[0].id)[0]
+        assert copy["player"] == owner["id"]  # the copy is the forker's
+        assert copy["reason"] == f"copy of roll {target.id} (RollFork)"
+        assert game.state.players[owner["id"]].tokens["roll_fork"] == held - 1
+
+
+@aio
+async def test_counter_and_fork_without_a_token_are_refused(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed_where("classic", _no_tokens))
+        await t.slash("chaos roll", user=owner)
+        version = (await t.current()).version
+
+        body = await t.slash("chaos counter", user=player)
+        refused(body, "player has no CounterRoll")
+        body = await t.slash("chaos fork", user=player)
+        refused(body, "player has no RollFork")
+        assert (await t.current()).version == version
+
+
+def _no_tokens(game, seats) -> bool:
+    events = game.act(a.RollChaos(actor=seats[0]))
+    return game.state.pending is None and not any(e["type"] == "tokens" for e in events)
+
+
+@aio
+async def test_tokens_are_refused_where_the_ruleset_has_none(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("lists")
+        await t.slash("chaos roll", user=owner)
+        body = await t.slash("chaos counter", user=owner)
+        refused(body, "no CounterRoll or RollFork")
+
+
+# -- /chaos spite --------------------------------------------------------------------------------
+
+
+def _classic_spite(survives: bool):
+    def wanted(game, seats) -> bool:
+        events = game.act(a.Spite(actor=seats[0], player=seats[1]))
+        ended = next(e for e in events if e["type"] == "spite_ended")
+        return ended["survived"] is survives
+
+    return wanted
+
+
+@aio
+async def test_classic_spite_roll_without_life_gain_puts_the_player_out(fake_discord, tmp_path):
+    seed = seed_where("classic", _classic_spite(survives=False))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed)
+
+        body = await t.slash("chaos spite", {"player": "player"}, user=owner)
+
+        text = text_of(body)
+        assert "player would lose, and gets a spite: one roll on the Chaos List" in text
+        assert "player has had their spite" in text
+        assert "player rolls Chaos List" in text
+        assert labels(body) == []  # the game is over: nothing more to press
+        events = await log_of(t)
+        assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
+        assert events[-1]["type"] == "game_ended"
+        assert events[-1]["winner"] == owner["id"]
+
+
+@aio
+async def test_classic_spite_roll_that_gains_life_keeps_the_player_in(fake_discord, tmp_path):
+    seed = seed_where("classic", _classic_spite(survives=True))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed)
+
+        body = await t.slash("chaos spite", {"player": "player"}, user=owner)
+
+        assert "player would lose, and gets a spite: one roll on the Chaos List" in text_of(body)
+        assert "player survives the spite" in text_of(body)
+        state = (await t.current()).game.state
+        assert state.players[player["id"]].status is Status.PLAYING
+        assert state.phase is Phase.PLAYING
+
+
+@aio
+async def test_lists_spite_rolls_on_the_spite_list(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        _owner, _player, guest = await t.game("lists", players=3)
+
+        body = await t.slash("chaos spite", user=guest)
+
+        assert "guest2 would lose, and gets a spite: a roll on the Spite list" in text_of(body)
+        game = (await t.current()).game
+        assert rolls(game, player=guest["id"])[0]["table"] == "spite"
+        assert game.state.players[guest["id"]].status is Status.OUT
+        assert embed(body)["title"].startswith("Spite #")
+
+
+@aio
+async def test_spite_for_someone_else_needs_the_host(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        _owner, player, guest = await t.game("lists", players=3)
+        version = (await t.current()).version
+        body = await t.slash("chaos spite", {"player": "guest2"}, user=player)
+        refused(body, "only that player, the host or a referee")
+        assert (await t.current()).version == version
+        _, typed = await t.fake.autocomplete("chaos spite", {"player": "gu"}, "player")
+        assert typed["data"]["choices"] == [{"name": "guest2", "value": guest["id"]}]
+
+
+# -- /chaos global -------------------------------------------------------------------------------
+
+
+@aio
+async def test_global_in_lists_replaces_the_global(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("lists")
+        before = [e for e in (await t.current()).game.state.effects.values() if e.kind == "global"]
+
+        body = await t.slash("chaos global", user=owner)
+
+        game = (await t.current()).game
+        roll = [r for r in rolls(game, table="global") if r["parent"] is None][-1]
+        assert embed(body)["title"].startswith(f"Global #{roll['result']}")
+        now = [e for e in game.state.effects.values() if e.kind == "global"]
+        assert len(now) == 1
+        assert [e.id for e in before] != [e.id for e in now]
+
+
+@aio
+async def test_global_in_deck_reveals_the_next_global_card(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("deck")
+        game = (await t.current()).game
+        (old,) = [e for e in game.state.effects.values() if e.kind == "global"]
+
+        body = await t.slash("chaos global", user=owner)
+
+        game = (await t.current()).game
+        (new,) = [e for e in game.state.effects.values() if e.kind == "global"]
+        assert new.id != old.id
+        assert new.name in embed(body)["title"]
+        assert old.name in text_of(body)  # its end is announced
+
+
+# -- /chaos log and /chaos undo -----------------------------------------------------------------
+
+
+@aio
+async def test_log_is_private_and_says_who_did_what(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic")
+        await t.slash("chaos roll", user=owner)
+
+        body = await t.slash("chaos log", user=player)
+
+        assert is_ephemeral(body)
+        text = text_of(body)
+        assert "» owner: chaos roll" in text
+        assert "» player: game join" in text
+        assert "The whole log" in text
+
+        short = await t.slash("chaos log", {"count": 2}, user=player)
+        assert "The last 2 events" in text_of(short)
+
+
+@aio
+async def test_log_still_reads_after_the_game_ended(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("classic")
+        await t.slash("chaos roll", user=owner)
+        await t.slash("game end", user=owner)
+
+        body = await t.slash("chaos log", {"count": 200}, user=owner)
+
+        assert is_ephemeral(body)
+        text = text_of(body)
+        assert "The whole log" in text
+        assert "» owner: chaos roll" in text
+        assert "» owner: game end" in text
+        assert "owner rolls EnchantWorldLand d20 [" in text  # lists by name, as in the game
+        assert "owner rolls Chaos List d20×d10 [" in text
+
+
+@aio
+async def test_undo_belongs_to_the_host_and_referees(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic")
+        await t.slash("chaos roll", user=owner)
+        version = (await t.current()).version
+
+        body = await t.slash("chaos undo", user=player)
+        refused(body, "only the host or a referee can undo")
+        assert (await t.current()).version == version
+
+        body = await t.slash("chaos undo", user=owner)
+        assert not is_ephemeral(body)
+        assert "Undone: chaos roll (by owner)" in text_of(body)
+        current = await t.current()
+        assert current.version == version + 1
+        assert not current.game.state.rolled
+        assert labels(body) == ["Roll chaos"]
+
+
+@aio
+async def test_a_referee_may_undo(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("classic")
+        await t.slash("chaos roll", user=owner)
+        referee = t.fake.referee
+        body = await t.slash("chaos undo", user=referee)
+        refused(body, "only the host or a referee can undo")
+
+        await t.slash("settings", {"referee_role": t.fake.referee_role_id}, user=owner)
+        body = await t.slash("chaos undo", user=referee)
+
+        assert "Undone: chaos roll (by owner)" in text_of(body)
+        assert not (await t.current()).game.state.rolled
+        assert (await t.current()).game.state.phase is Phase.PLAYING
