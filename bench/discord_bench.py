@@ -27,6 +27,8 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -43,12 +45,13 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.client.bot import ChaosBot
+from bench.store import Floor
+from bot.client.bot import BOARD_DELAY, ChaosBot
 from bot.config import Settings
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, dump_event
 from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
-from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.server import Call, FakeDiscord
 
 GOAL_RATIO = 1.5
 GOAL_BURST_S = 3.0
@@ -90,13 +93,25 @@ async def timed(call: Callable[[], Awaitable[tuple[JSON, JSON]]]) -> tuple[float
     return time.perf_counter() - started, body
 
 
-async def open_games(fake: FakeDiscord, bot: ChaosBot, channels: list[str]) -> None:
+async def quiet(fake: FakeDiscord, seconds: float = 1.0) -> None:
+    """Wait until the bot has made no request for `seconds` (its boards are drawn)."""
+    seen = -1
+    while seen != len(fake.calls):
+        seen = len(fake.calls)
+        await asyncio.sleep(seconds)
+
+
+async def open_games(fake: FakeDiscord, bot: ChaosBot | None, channels: list[str]) -> None:
     """A begun classic game in each channel: the owner hosts and is the active player."""
-    for channel in channels:
-        await fake.slash("game start", {"ruleset": "classic"}, user=fake.owner, channel=channel)
+    for n, channel in enumerate(channels):
+        start = {"ruleset": "classic", "seed": SEED + n}
+        await fake.slash("game start", start, user=fake.owner, channel=channel)
         await fake.slash("game join", user=fake.player, channel=channel)
         await fake.slash("game begin", user=fake.owner, channel=channel)
-    await bot.boards.settle()
+    if bot is None:
+        await quiet(fake)
+    else:
+        await bot.boards.settle()
 
 
 async def answer_choices(fake: FakeDiscord, bot: ChaosBot, scope: str, channel: str) -> None:
@@ -115,15 +130,16 @@ def refused(body: JSON) -> bool:
 
 
 async def latency(
-    fake: FakeDiscord, bot: ChaosBot, channels: list[str], rounds: int
+    fake: FakeDiscord, bot: ChaosBot, channels: list[str], rounds: int, folder: Path
 ) -> dict[str, list[float]]:
     """`/ping` and `/chaos roll`, one at a time, interleaved; seconds per answer.
 
     Each roll is a turn's roll by the active player, and the turn then passes (untimed), round
     the channels: the games stay the length of real ones rather than one endless turn.
     """
-    times: dict[str, list[float]] = {"ping": [], "chaos roll": []}
+    times: dict[str, list[float]] = {"ping": [], "chaos roll": [], "floor": []}
     refusals = 0
+    floor = await Floor.open(folder / "floor.db")
     users = {fake.owner["id"]: fake.owner, fake.player["id"]: fake.player}
 
     async def turn(channel: str, record: bool) -> None:
@@ -140,39 +156,108 @@ async def latency(
         if record:
             times["ping"].append(took)
         await bot.boards.settle()
+        before = len((await bot.service.current(scope)).game.events)
         took, body = await timed(lambda: fake.slash("chaos roll", user=user, channel=channel))
         if record:
             times["chaos roll"].append(took)
             refusals += refused(body)
+            # The floor: a bare aiosqlite insert + commit of the roll's events, same pragmas.
+            events = (await bot.service.current(scope)).game.events[before:]
+            lines = [dump_event(event) for event in events]
+            await bot.boards.settle()  # alone on the loop, as the timed requests are
+            started = time.perf_counter()
+            await floor.write(lines)
+            times["floor"].append(time.perf_counter() - started)
         await answer_choices(fake, bot, scope, channel)
         await fake.slash("turn next", user=user, channel=channel)
 
+    # Boards are redrawn at once in this phase, so settling before each timed request is quick;
+    # the burst below runs with the bot's own delay.
+    bot.boards.delay = 0.0
     for n in range(20):  # warm up both paths (imports, caches, the first boards)
         await turn(channels[n % len(channels)], record=False)
     await bot.boards.settle()
     for n in range(rounds):
         await turn(channels[n % len(channels)], record=True)
     await bot.boards.settle()
+    await floor.db.close()
+    bot.boards.delay = BOARD_DELAY
     if refusals:
         print(f"  note: {refusals} of {rounds} rolls were refused")
     return times
 
 
 async def burst(
-    fake: FakeDiscord, bot: ChaosBot, channels: list[str], count: int
-) -> tuple[float, list[float], int]:
-    """`count` rolls at once, spread over `channels`: the wall time, each answer's time, and
-    how many were refusals."""
+    fake: FakeDiscord, channels: list[str], count: int
+) -> tuple[float, list[float], list[float], int]:
+    """`count` rolls at once, spread over `channels`. Returns the wall time until every result
+    was delivered, each interaction's time to its first answer (what Discord's 3 s deadline is
+    about; a deferral counts) and to its result (the deferral's follow-up, if deferred), and
+    how many results were refusals."""
     started = time.perf_counter()
 
-    async def one(n: int) -> tuple[float, JSON]:
+    async def one(n: int) -> tuple[JSON, JSON, float]:
         channel = channels[n % len(channels)]
-        return await timed(lambda: fake.slash("chaos roll", user=fake.owner, channel=channel))
+        # A generous wait: an answer later than Discord's 3 s counts as late, not as lost.
+        payload, body = await fake.slash("chaos roll", user=fake.owner, channel=channel, timeout=60)
+        return payload, body, time.perf_counter() - started
 
-    results = await asyncio.gather(*(one(n) for n in range(count)))
-    wall = time.perf_counter() - started
-    await bot.boards.settle()
-    return wall, [t for t, _ in results], sum(refused(body) for _, body in results)
+    sent = await asyncio.gather(*(one(n) for n in range(count)))
+    # A deferred roll's result is its follow-up: read when each arrived from the fake's record.
+    deferred = {payload["token"] for payload, body, _ in sent if body["type"] == 5}
+    followups: dict[str, Call] = {}
+    read = 0
+    async with asyncio.timeout(60):
+        while len(followups) < len(deferred):
+            await asyncio.sleep(0.1)
+            calls, read = fake.calls[read:], len(fake.calls)
+            for call in calls:
+                token = call.path.rsplit("/", 1)[-1]
+                if call.matches("POST /webhooks/*") and token in deferred:
+                    followups[token] = call
+    firsts = [first for _, _, first in sent]
+    answers, bodies = [], []
+    for payload, body, first in sent:
+        followup = followups.get(payload["token"])
+        answers.append(first if followup is None else followup.at - started)
+        bodies.append(body if followup is None else {"data": followup.json})
+    wall = max(answers)
+    await quiet(fake)
+    return wall, firsts, answers, sum(refused(body) for body in bodies)
+
+
+@contextlib.asynccontextmanager
+async def bot_process(fake: FakeDiscord, folder: Path) -> AsyncIterator[None]:
+    """The bot as a host runs it (``python -m bot``, its own process and core) against `fake`.
+
+    Discord and the bot don't share a CPU in real life; in one process the fake's half of every
+    request would be billed to the bot's event loop.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CHAOS_"))}
+    env.update(
+        DISCORD_TOKEN="bench-token",
+        DISCORD_API_BASE=fake.api_base,
+        DISCORD_GATEWAY_URL=fake.gateway_url,
+        CHAOS_DB_PATH=str(folder / "process.db"),
+        CHAOS_DEV_GUILD_ID=fake.guild_id,
+        CHAOS_LOG_LEVEL="WARNING",
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=folder, env=env, stdin=asyncio.subprocess.DEVNULL
+    )
+    try:
+        async with asyncio.timeout(30):  # connected, and its commands synced to the guild
+            while not (fake.identifies and fake.guild_commands.get(fake.guild_id)):
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # past discord.py's wait for the guild before on_ready
+        yield
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), 15)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
 
 
 async def starts(folder: Path, times: int) -> list[float]:
@@ -198,26 +283,40 @@ async def main(args: argparse.Namespace) -> bool:
             channels = [fake.channel_id]
             channels += [fake.add_channel(f"table-{n}") for n in range(1, args.channels)]
             async with running_bot(fake, folder) as (bot, _):
-                await open_games(fake, bot, channels)
-                times = await latency(fake, bot, channels, args.rounds)
-                wall, each, refusals = await burst(fake, bot, channels, args.burst)
+                await open_games(fake, bot, channels[:20])
+                times = await latency(fake, bot, channels[:20], args.rounds, folder)
+        async with FakeDiscord() as fake:
+            channels = [fake.channel_id]
+            channels += [fake.add_channel(f"table-{n}") for n in range(1, args.channels)]
+            async with bot_process(fake, folder):
+                await open_games(fake, None, channels)
+                wall, firsts, answers, refusals = await burst(fake, channels, args.burst)
 
-    ping, roll = times["ping"], times["chaos roll"]
+    ping, roll, bare = times["ping"], times["chaos roll"], times["floor"]
     ratio = statistics.median(roll) / statistics.median(ping)
     print(f"Latency, {args.rounds} of each, one at a time (dispatch → first answer):")
-    for name, values in times.items():
+    for name in ("ping", "chaos roll"):
+        values = times[name]
         print(
             f"  /{name:<10}  p50 {statistics.median(values) * 1e3:6.2f} ms"
             f"  p99 {quantile(values, 0.99) * 1e3:6.2f} ms"
             f"  {len(values) / sum(values):6.0f}/s"
         )
     print(f"  ratio /chaos roll ÷ /ping at p50: {ratio:.2f}×  (goal ≤ {GOAL_RATIO}×)")
-    late = sum(t > GOAL_BURST_S for t in each)
+    extra = statistics.median(roll) - statistics.median(ping)
     print(
-        f"Burst: {args.burst} /chaos roll across {len(channels)} channels at once:"
-        f" all answered in {wall:.2f} s ({args.burst / wall:.0f}/s), slowest"
-        f" {max(each):.2f} s, p50 {statistics.median(each):.2f} s, {late} over"
-        f" {GOAL_BURST_S:.0f} s, {refusals} refused  (goal: all within {GOAL_BURST_S:.0f} s)"
+        f"  for scale: a bare durable commit of the roll's events (aiosqlite, same pragmas) takes"
+        f" p50 {statistics.median(bare) * 1e3:.2f} ms, {statistics.median(bare) / extra:.0%}"
+        f" of the {extra * 1e3:.2f} ms a roll adds to /ping"
+    )
+    late = sum(t > GOAL_BURST_S for t in answers)
+    deferred = sum(a - f > 0.001 for f, a in zip(firsts, answers, strict=True))
+    print(
+        f"Burst: {args.burst} /chaos roll across {len(channels)} channels at once: every result"
+        f" in by {wall:.2f} s ({args.burst / wall:.0f}/s); first answers: slowest"
+        f" {max(firsts):.2f} s, p50 {statistics.median(firsts):.2f} s; results: slowest"
+        f" {max(answers):.2f} s, {deferred} deferred, {late} later than {GOAL_BURST_S:.0f} s,"
+        f" {refusals} refused  (goal: every result within {GOAL_BURST_S:.0f} s)"
     )
     start = statistics.median(start_times)
     print(
@@ -227,7 +326,7 @@ async def main(args: argparse.Namespace) -> bool:
     )
     checks = {
         "latency ratio": ratio <= GOAL_RATIO,
-        "burst": wall <= GOAL_BURST_S and late == 0,
+        "burst": late == 0 and max(firsts) <= GOAL_BURST_S,
         "start": start <= GOAL_START_S,
     }
     print("  ".join(f"{name}: {verdict(ok)}" for name, ok in checks.items()))

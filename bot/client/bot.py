@@ -28,6 +28,7 @@ from bot.service import GameService
 log = logging.getLogger(__name__)
 
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
+BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
 
 # One extension per command group, loaded by name: nothing imports a cog.
 EXTENSIONS: tuple[str, ...] = (
@@ -74,6 +75,7 @@ class ChaosBot(commands.Bot):
         *,
         extensions: tuple[str, ...] | None = None,
         guild_ready_timeout: float = 2.0,
+        board_delay: float = BOARD_DELAY,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # unused: there are no text commands
@@ -89,7 +91,7 @@ class ChaosBot(commands.Bot):
         self.service = service
         self.settings = settings
         self.play = Play(self)
-        self.boards = BoardKeeper(self)
+        self.boards = BoardKeeper(self, delay=board_delay)
         self._extensions = extensions
         self._expiry: asyncio.Task[None] | None = None
         self._closing = False

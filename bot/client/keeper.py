@@ -1,10 +1,13 @@
 """Keeping each game's status board up to date: one message per game, edited after every action.
 
-Refreshes run in the background so an answer to a player never waits for the board. While one
-refresh of a scope is in flight, further actions only mark it dirty, and one more refresh follows
-with the latest state: a burst of actions costs two edits, not one per action. If the message
-is gone (deleted by someone), a new board is posted and remembered in the database, so a
-restarted bot keeps editing the same message.
+Refreshes run in the background so an answer to a player never waits for the board. A refresh
+starts `delay` seconds after the action that asked for it, and while it waits or is in flight,
+further actions only mark it dirty; one more refresh follows with the latest state. A roll, its
+choice and the next turn pressed in quick succession cost one edit, not three: Discord
+rate-limits edits per channel, and every edit costs the bot some work. While players are being
+answered, boards wait for them (at most MAX_LAG seconds). If the message is gone (deleted by
+someone), a new board is posted and remembered in the database, so a restarted bot keeps
+editing the same message.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# While players are being answered, boards wait, but never longer than this (seconds).
+MAX_LAG = 2.0
+
 
 @dataclass
 class _Latest:
@@ -38,8 +44,9 @@ class _Latest:
 class BoardKeeper:
     """Posts and edits the status boards of one bot's games."""
 
-    def __init__(self, bot: ChaosBot) -> None:
+    def __init__(self, bot: ChaosBot, *, delay: float = 0.0) -> None:
         self.bot = bot
+        self.delay = delay
         self._latest: dict[str, _Latest] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
         self._expected = 0
@@ -92,7 +99,13 @@ class BoardKeeper:
 
     async def _keep(self, scope: str) -> None:
         try:
-            while (latest := self._latest.pop(scope, None)) is not None:
+            while True:
+                if self.delay:
+                    await asyncio.sleep(self.delay)  # let the actions of a moment come together
+                await self.bot.play.until_quiet(MAX_LAG)
+                latest = self._latest.pop(scope, None)
+                if latest is None:
+                    break
                 try:
                     await self._refresh(scope, latest)
                 except discord.HTTPException as error:

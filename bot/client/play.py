@@ -8,8 +8,10 @@ with the result embeds and the buttons for what comes next, and have the board r
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +48,27 @@ class Play:
 
     def __init__(self, bot: ChaosBot) -> None:
         self.bot = bot
+        self._busy = 0  # actions being carried out and answered right now
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    async def until_quiet(self, limit: float) -> None:
+        """Wait (at most `limit` seconds) until no action is being carried out: work nobody
+        waits for, such as redrawing boards, gives way to answering players."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(limit):
+                await self._quiet.wait()
+
+    @contextlib.contextmanager
+    def _working(self) -> Iterator[None]:
+        self._busy += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._quiet.set()
 
     async def caller(self, interaction: discord.Interaction[Any]) -> tuple[Caller, GuildSettings]:
         settings = await self.bot.service.settings(guild_key(interaction))
@@ -61,6 +84,18 @@ class Play:
         seed: int | None = None,
     ) -> Outcome:
         """Open a game in the interaction's channel, hosted by the caller."""
+        with self._working():
+            return await self._start(interaction, ruleset, tables=tables, life=life, seed=seed)
+
+    async def _start(
+        self,
+        interaction: discord.Interaction[Any],
+        ruleset: str | None,
+        *,
+        tables: tuple[str, ...],
+        life: int | None,
+        seed: int | None,
+    ) -> Outcome:
         scope = scope_of(interaction)
         who, settings = await self.caller(interaction)
         outcome = await within_deadline(
@@ -88,6 +123,17 @@ class Play:
         game_id: int | None = None,
     ) -> Outcome:
         """Carry out the action `build` makes for the caller, answer, and redraw the board."""
+        with self._working():
+            return await self._act(interaction, build, version=version, game_id=game_id)
+
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        build: Builder,
+        *,
+        version: int | None,
+        game_id: int | None,
+    ) -> Outcome:
         scope = scope_of(interaction)
         who, settings = await self.caller(interaction)
 

@@ -193,6 +193,7 @@ class RollTable:
     directions: str = ""
     revision: str = ""
     _lookup: dict[int, Entry] = field(init=False, repr=False, compare=False)
+    _bands: dict[int, Band] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         lookup: dict[int, Entry] = {}
@@ -221,10 +222,15 @@ class RollTable:
                 f" {self.dice.notation}"
             )
         object.__setattr__(self, "_lookup", lookup)
+        object.__setattr__(self, "_bands", owner)
 
     def lookup(self, result: int) -> Entry:
         """The entry for a result the table's dice produced."""
         return self._lookup[result]
+
+    def band(self, result: int) -> Band | None:
+        """The band a result falls in (None for a number the table doesn't have)."""
+        return self._bands.get(result)
 
     @property
     def entries(self) -> tuple[Entry, ...]:

@@ -106,7 +106,7 @@ class Names:
         """The entry's number as printed on the list: ``#52`` or ``#50-55``."""
         ruleset = self.ruleset
         if ruleset is not None and roll["table"] in ruleset.tables:
-            for band in ruleset.tables[roll["table"]].bands:
-                if band.low <= roll["result"] <= band.high:
-                    return f"#{band.label}"
+            band = ruleset.tables[roll["table"]].band(roll["result"])
+            if band is not None:
+                return f"#{band.label}"
         return f"#{roll['result']}"

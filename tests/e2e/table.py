@@ -37,12 +37,22 @@ class Table:
     @classmethod
     @contextlib.asynccontextmanager
     async def open(
-        cls, fake: FakeDiscord, folder: Path, *, seed: int = 7, db: str = "chaos.db"
+        cls,
+        fake: FakeDiscord,
+        folder: Path,
+        *,
+        seed: int = 7,
+        db: str = "chaos.db",
+        board_delay: float = 0.0,
     ) -> AsyncIterator[Table]:
         store = await Store.open(folder / db)
         service = GameService(store, seeds=lambda: seed)
         settings = Settings(dev_guild=int(fake.guild_id), db_path=folder / db)
-        bot = ChaosBot(service, settings, guild_ready_timeout=GUILD_READY_TIMEOUT)
+        # Boards are redrawn at once here (the bot waits a moment by default, to collect a
+        # burst of actions into one edit): tests settle faster. test_board checks the delay.
+        bot = ChaosBot(
+            service, settings, guild_ready_timeout=GUILD_READY_TIMEOUT, board_delay=board_delay
+        )
         try:
             async with running(bot, fake):
                 yield cls(fake, bot, service)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -42,6 +43,7 @@ class Call:
     json: Any
     files: list[UploadedFile] = field(default_factory=list)
     status: int = 0  # the status the fake answered with
+    at: float = field(default_factory=time.perf_counter)  # when it arrived (perf_counter)
 
     def matches(self, pattern: str) -> bool:
         """``pattern`` is ``"METHOD /path"`` with shell wildcards, e.g. ``"POST /webhooks/*"``."""
