@@ -112,7 +112,7 @@ class TableCog(commands.GroupCog, group_name="table"):
 
     @app_commands.command(name="lookup", description="One result of a list, or one card of a deck")
     @app_commands.describe(table="The list or deck", result="The number rolled, or the card's name")
-    @app_commands.autocomplete(table=choices.tables)
+    @app_commands.autocomplete(table=choices.tables, result=choices.entries)
     async def lookup(
         self, interaction: Interaction, table: TableName, result: app_commands.Range[str, 1, 100]
     ) -> None:

@@ -120,6 +120,26 @@ async def tables(interaction: discord.Interaction[Any], typed: str) -> list[Choi
     return pick(pairs, typed)
 
 
+async def entries(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The results of the list (by number) or the cards of the deck named in `table`."""
+    ruleset, _ = await game_ruleset(interaction)
+    wanted = str(getattr(interaction.namespace, "table", "") or "").casefold()
+    table = next(
+        (t for t in ruleset.tables.values() if wanted in (t.id.casefold(), t.name.casefold())),
+        None,
+    )
+    if table is not None:
+        pairs = [(f"{b.label} {b.entry.name}", str(b.low)) for b in table.bands]
+        return pick(pairs, typed)
+    deck = next(
+        (d for d in ruleset.decks.values() if wanted in (d.id.casefold(), d.name.casefold())),
+        None,
+    )
+    if deck is not None:
+        return pick(((c.entry.name, c.entry.name) for c in deck.cards), typed)
+    return []
+
+
 async def topics(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     _, loaded = await game_ruleset(interaction)
     scope = _scope(interaction)

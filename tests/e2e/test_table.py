@@ -344,3 +344,23 @@ async def test_export_gives_back_the_uploaded_bytes(
         missing = await final_answer(t, "table export", {"table": "nope"})
         assert is_ephemeral(missing)
         assert "This server has no table 'nope' (its tables: house)" in text_of(missing)
+
+
+@aio
+async def test_lookup_autocompletes_the_results_of_the_chosen_table(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        options = {"table": "wacky", "result": "1"}
+        _, body = await t.fake.autocomplete("table lookup", options, focused="result")
+        choices = body["data"]["choices"]
+        wacky = CLASSIC.tables["wacky"]
+        typed = [b for b in wacky.bands if "1" in f"{b.label} {b.entry.name}"]  # typed: "1"
+        assert [c["value"] for c in choices] == [str(b.low) for b in typed][:25]
+        first = typed[0]
+        assert choices[0] == {"name": f"{first.label} {first.entry.name}", "value": str(first.low)}
+
+        await t.slash("game start", {"ruleset": "deck"}, user=t.fake.owner)
+        options = {"table": "chaos", "result": "wheel"}
+        _, body = await t.fake.autocomplete("table lookup", options, focused="result")
+        assert [c["value"] for c in body["data"]["choices"]] == ["Wheel of Fortune"]

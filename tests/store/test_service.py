@@ -22,7 +22,13 @@ from bot.engine import (
     RollRequiredError,
     fold,
 )
-from bot.errors import GameExistsError, NoGameError, SettingsError, StaleActionError
+from bot.errors import (
+    GameExistsError,
+    NoGameError,
+    NotAllowedError,
+    SettingsError,
+    StaleActionError,
+)
 from bot.service import GameService, GuildSettings
 from bot.store import Store
 from bot.tables import UnknownRulesetError
@@ -73,8 +79,10 @@ async def test_no_game_here(tmp_path: Path) -> None:
             await service.act(SCOPE, RollChaos(actor="ann"))
         with pytest.raises(NoGameError, match="no game in progress here"):
             await service.current(SCOPE)
-        with pytest.raises(NoGameError, match="no game here"):
+        with pytest.raises(NoGameError, match="no game in progress here"):
             await service.export(SCOPE)
+        with pytest.raises(NoGameError, match="no finished one"):
+            await service.latest(SCOPE)
         with pytest.raises(NoGameError):
             await service.log(SCOPE)
 
@@ -378,3 +386,38 @@ async def test_a_button_from_an_earlier_game_in_the_same_channel_is_refused(tmp_
             SCOPE, Join(actor="bob", player_name="Bob"), version=new.version, game_id=new.game_id
         )
         assert joined.version == new.version + 1
+
+
+@aio
+async def test_a_finished_game_is_rebuilt_with_its_own_tables(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "db") as service:
+        await begun(service)
+        await play_turn(service, SCOPE)
+        ended = await service.act(SCOPE, End(actor="ann"))
+        with pytest.raises(NoGameError):
+            await service.current(SCOPE)
+    async with open_service(tmp_path / "db") as service:  # a restart: nothing cached
+        latest = await service.latest(SCOPE)
+        assert latest.game_id == ended.game_id
+        assert latest.version == ended.version
+        assert latest.game.events == json.loads(json.dumps(ended.game.events))
+        assert latest.game.ruleset.id == "classic"
+
+
+@aio
+async def test_a_deck_games_log_is_the_officials_while_it_goes_on(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "db") as service:
+        await begun(service, ruleset="deck")
+        with pytest.raises(NotAllowedError, match="shuffled decks"):
+            await service.export(SCOPE, actor="bob")
+        for allowed in ({"actor": "ann"}, {"actor": "bob", "referee": True}, {}):
+            assert await service.export(SCOPE, **allowed)  # the host, a referee, the console
+        await service.act(SCOPE, End(actor="ann"))
+        assert await service.export(SCOPE, actor="bob")  # once it's over, anyone
+
+
+@aio
+async def test_a_game_without_decks_hides_nothing(tmp_path: Path) -> None:
+    async with open_service(tmp_path / "db") as service:
+        await begun(service, ruleset="lists")
+        assert await service.export(SCOPE, actor="bob")
