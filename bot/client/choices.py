@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import ChaosError
+from bot.engine.game import Game
 from bot.engine.model import Ruleset
 from bot.tables import LoadedRuleset, load_bundled
 
@@ -78,15 +79,22 @@ async def rulesets(interaction: discord.Interaction[Any], typed: str) -> list[Ch
     return pick(((f"{r.ruleset.name} ({i})", i) for i, r in found.items()), typed)
 
 
-async def players(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+async def _game_here(interaction: discord.Interaction[Any]) -> Game | None:
+    """The game in progress where the interaction happened, if any."""
     scope = _scope(interaction)
     if scope is None:
-        return []
+        return None
     try:
-        outcome = await _bot(interaction).service.current(scope)
+        return (await _bot(interaction).service.current(scope)).game
     except ChaosError:
+        return None
+
+
+async def players(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    game = await _game_here(interaction)
+    if game is None:
         return []
-    state = outcome.game.state
+    state = game.state
     order = [p for p in state.order if p in state.players]
     order += [p for p in state.players if p not in order]
     return pick(((state.players[p].name, p) for p in order), typed)
@@ -94,14 +102,8 @@ async def players(interaction: discord.Interaction[Any], typed: str) -> list[Cho
 
 async def options(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The options of the choice the game waits for, by number."""
-    scope = _scope(interaction)
-    if scope is None:
-        return []
-    try:
-        outcome = await _bot(interaction).service.current(scope)
-    except ChaosError:
-        return []
-    pending = outcome.game.state.pending
+    game = await _game_here(interaction)
+    pending = None if game is None else game.state.pending
     if pending is None:
         return []
     return pick(((f"{n}) {name}", str(n)) for n, (_, name) in enumerate(pending.options, 1)), typed)

@@ -135,6 +135,23 @@ def button_id(message: JSON, label: str) -> str:
     raise AssertionError(f"message {message.get('id')} has no {label!r} button")
 
 
+def labels(body: JSON) -> list[str]:
+    """The labels of the buttons on an answer (a callback body) or a stored message."""
+    return [str(c["label"]) for c in components(body.get("data") or body) if c.get("type") == 2]
+
+
+def refused(body: JSON, *words: str) -> str:
+    """The text of a private refusal that says every one of `words` (and isn't the apology)."""
+    from bot.client.errors import APOLOGY
+
+    text = text_of(body)
+    assert is_ephemeral(body), text
+    assert text != APOLOGY
+    for word in words:
+        assert word in text, text
+    return text
+
+
 def text_of(body: JSON) -> str:
     """Everything a player reads in an answer: content and embeds (titles, text, fields)."""
     data = body.get("data") or body

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.table import Table, board_of, components, is_ephemeral, text_of
+from tests.e2e.table import Table, board_of, components, is_ephemeral, labels, text_of
 from tests.fakediscord.plugin import aio
-
-
-def labels(message):
-    return [c["label"] for c in components(message)]
 
 
 def seat_of_turn(message) -> str:

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from bot.engine import actions as a
 from bot.engine.state import Phase, Status
-from tests.e2e.table import Table, components, is_ephemeral, seed_where, text_of
+from tests.e2e.table import Table, is_ephemeral, labels, refused, seed_where, text_of
 from tests.fakediscord.plugin import aio
-
-
-def labels(body) -> list[str]:
-    return [c["label"] for c in components(body.get("data") or body)]
 
 
 def embed(body, n: int = 0):
@@ -26,13 +22,6 @@ def rolls(game, **match):
 async def log_of(t: Table):
     """Every event of the channel's latest game, ended or not."""
     return await t.service.log(f"{t.fake.guild_id}:{t.fake.channel_id}", 1_000_000)
-
-
-def refused(body, *words: str) -> None:
-    """The answer is a private refusal naming `words`."""
-    assert is_ephemeral(body), text_of(body)
-    for word in words:
-        assert word in text_of(body), text_of(body)
 
 
 # -- /chaos roll ------------------------------------------------------------------------------

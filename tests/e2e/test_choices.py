@@ -5,12 +5,8 @@ from __future__ import annotations
 import logging
 
 from bot.engine import actions as a
-from tests.e2e.table import Table, components, is_ephemeral, seed_where, text_of
+from tests.e2e.table import Table, components, is_ephemeral, labels, seed_where, text_of
 from tests.fakediscord.plugin import aio
-
-
-def labels(body) -> list[str]:
-    return [c["label"] for c in components(body.get("data") or body)]
 
 
 def keep_choice(game, seats) -> bool:

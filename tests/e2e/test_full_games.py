@@ -18,7 +18,7 @@ import pytest
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.state import Phase, Status
-from tests.e2e.table import JSON, Table, components, is_ephemeral, text_of
+from tests.e2e.table import JSON, Table, components, is_ephemeral, labels, text_of
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
 
@@ -50,10 +50,6 @@ async def public(t: Table, path: str, options: dict[str, Any] | None = None, *, 
 def assert_public(body: JSON) -> None:
     assert body["type"] == 4, body
     assert not is_ephemeral(body), text_of(body)
-
-
-def labels(message: JSON) -> list[str]:
-    return [str(c["label"]) for c in components(message) if c.get("type") == 2]
 
 
 def newest_answer(t: Table) -> JSON:

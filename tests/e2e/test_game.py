@@ -4,27 +4,12 @@ from __future__ import annotations
 
 import json
 
-from bot.client.errors import APOLOGY
 from bot.engine.game import Game
 from bot.engine.state import Phase, Status
-from tests.e2e.table import Table, board_of, components, is_ephemeral, text_of
+from tests.e2e.table import Table, board_of, is_ephemeral, labels, refused, text_of
 from tests.fakediscord.plugin import aio
 
 MANAGE_GUILD = 1 << 5
-
-
-def labels(body) -> list[str]:
-    return [c["label"] for c in components(body.get("data") or body)]
-
-
-def refused(body, *words: str) -> str:
-    """The text of an ephemeral refusal that says `words` (and isn't the apology)."""
-    text = text_of(body)
-    assert is_ephemeral(body), text
-    assert text != APOLOGY
-    for word in words:
-        assert word in text, text
-    return text
 
 
 def seats(state) -> list[str]:

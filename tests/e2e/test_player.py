@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from bot.client.errors import APOLOGY
 from bot.engine.state import Status
-from tests.e2e.table import Table, board_of, components, is_ephemeral, text_of
+from tests.e2e.table import Table, board_of, components, is_ephemeral, refused, text_of
 from tests.fakediscord.plugin import aio
-
-
-def refused(body, *words: str) -> str:
-    text = text_of(body)
-    assert is_ephemeral(body), text
-    assert text != APOLOGY
-    for word in words:
-        assert word in text, text
-    return text
 
 
 def seat_line(board, name: str) -> str:

@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-from bot.client.errors import APOLOGY
-from tests.e2e.table import Table, board_of, components, is_ephemeral, text_of
+from tests.e2e.table import Table, board_of, is_ephemeral, labels, refused, text_of
 from tests.fakediscord.plugin import aio
 
 MANAGE_GUILD = 1 << 5
-
-
-def labels(body) -> list[str]:
-    return [c["label"] for c in components(body.get("data") or body)]
-
-
-def refused(body, *words: str) -> str:
-    text = text_of(body)
-    assert is_ephemeral(body), text
-    assert text != APOLOGY
-    for word in words:
-        assert word in text, text
-    return text
 
 
 async def active_name(t: Table):

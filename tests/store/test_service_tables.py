@@ -18,18 +18,7 @@ GUILD = "g1"
 PERSONA = (bundled_dir() / "classic" / "persona.yaml").read_bytes()
 JOKER = b"name: Your playgroup's joker"
 
-HOUSE = b"""\
-schema: 1
-kind: table
-id: house
-name: House Rules
-revision: "1"
-dice: d6
-entries:
-  - at: 1-6
-    name: Pizza Break
-    text: Everyone eats a slice.
-"""
+HOUSE = (Path(__file__).resolve().parents[1] / "data" / "house.yaml").read_bytes()
 
 
 def persona_named(name: str) -> bytes:
