@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_NO_MENTIONS = discord.AllowedMentions.none()  # a board names players; it never pings them
+
 # While players are being answered, boards wait, but never longer than this (seconds).
 MAX_LAG = 2.0
 
@@ -117,21 +119,28 @@ class BoardKeeper:
             self._check_idle()
 
     async def _refresh(self, scope: str, latest: _Latest) -> None:
-        board = await self.bot.service.board(scope)
-        if board is not None and board.game_id == latest.game_id:
+        tried: set[str] = set()
+        while (board := await self.bot.service.board(scope)) is not None:
+            if board.game_id != latest.game_id or board.message in tried:
+                break
+            tried.add(board.message)
             embed, view = self.draw(latest.game_id, latest.game)
-            partial = self.bot.get_partial_messageable(int(board.channel))
+            message = self.bot.get_partial_messageable(int(board.channel)).get_partial_message(
+                int(board.message)
+            )
             try:
-                await partial.get_partial_message(int(board.message)).edit(embed=embed, view=view)
+                await message.edit(embed=embed, view=view, allowed_mentions=_NO_MENTIONS)
                 return
             except discord.NotFound:
-                log.info("the board of %s was deleted; posting a new one", scope)
+                # Deleted by someone, or replaced by /game status meanwhile: in that case the
+                # record now names the new board, which is the one to edit.
+                log.info("the board of %s is gone", scope)
         await self._post(scope, latest.channel, latest.game_id, latest.game)
 
     async def _post(self, scope: str, channel: int, game_id: int, game: Game) -> None:
         embed, view = self.draw(game_id, game)
         partial = self.bot.get_partial_messageable(channel)
-        message = await partial.send(embed=embed, view=view)
+        message = await partial.send(embed=embed, view=view, allowed_mentions=_NO_MENTIONS)
         await self.bot.service.set_board(BoardRecord(scope, game_id, str(channel), str(message.id)))
 
     @staticmethod
