@@ -53,9 +53,16 @@ class GameView:
     def player(self, name: str) -> str:
         """The id of the player called `name` (case doesn't matter; a unique start will do)."""
         wanted = player_id(name)
-        for pid, known in self.players.items():
-            if player_id(known) == wanted or pid == wanted:
-                return pid
+        if wanted in self.players:
+            return wanted  # an id, as Discord's autocomplete sends it
+        exact = [pid for pid, known in self.players.items() if player_id(known) == wanted]
+        if len(exact) == 1:
+            return exact[0]
+        if exact:  # two Discord members may share a display name
+            raise CommandError(
+                f"{len(exact)} players are called {name!r}: pick the one you mean from the"
+                " suggestions"
+            )
         starts = [pid for pid, known in self.players.items() if player_id(known).startswith(wanted)]
         if len(starts) == 1:
             return starts[0]

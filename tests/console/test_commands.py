@@ -232,6 +232,14 @@ def test_an_ambiguous_start_of_a_name_asks_which() -> None:
         action("turn extra bob", two)
 
 
+def test_two_players_with_one_name_are_told_apart_by_id() -> None:
+    """Discord members may share a display name; the suggestions send their ids."""
+    twins = GameView(players={"111": "Sam", "222": "Sam", "333": "Cy"}, host="111")
+    assert action("turn extra 222", twins) == a.ExtraTurn(actor="111", player="222")
+    with pytest.raises(CommandError, match="2 players are called 'sam'"):
+        action("turn extra sam", twins)
+
+
 def test_queries_are_not_actions() -> None:
     command = parse("game status")
     assert command is not None
