@@ -152,6 +152,19 @@ def refused(body: JSON, *words: str) -> str:
     return text
 
 
+def embed(body: JSON, n: int = 0) -> JSON:
+    """The `n`th embed of an answer."""
+    embeds: list[JSON] = body["data"]["embeds"]
+    return embeds[n]
+
+
+def rolls(game: Any, **match: Any) -> list[Any]:
+    """The game's roll events (of one list, or one player, …), oldest first."""
+    return [
+        e for e in game.events if e["type"] == "roll" and all(e[k] == v for k, v in match.items())
+    ]
+
+
 def text_of(body: JSON) -> str:
     """Everything a player reads in an answer: content and embeds (titles, text, fields)."""
     data = body.get("data") or body

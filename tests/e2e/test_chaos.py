@@ -5,19 +5,8 @@ from __future__ import annotations
 
 from bot.engine import actions as a
 from bot.engine.state import Phase
-from tests.e2e.table import Table, is_ephemeral, labels, refused, seed_where, text_of
+from tests.e2e.table import Table, embed, is_ephemeral, labels, refused, rolls, seed_where, text_of
 from tests.fakediscord.plugin import aio
-
-
-def embed(body, n: int = 0):
-    return body["data"]["embeds"][n]
-
-
-def rolls(game, **match):
-    """The game's roll events (of one list, or one player, …), oldest first."""
-    return [
-        e for e in game.events if e["type"] == "roll" and all(e[k] == v for k, v in match.items())
-    ]
 
 
 async def log_of(t: Table):
