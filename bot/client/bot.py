@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
 BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
+SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives the answers it is sending
 
 # One extension per command group, loaded by name: nothing imports a cog.
 EXTENSIONS: tuple[str, ...] = (
@@ -136,6 +137,10 @@ class ChaosBot(commands.Bot):
                 self._expiry.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._expiry
+            # Answer what is already being answered (a restart shouldn't leave a player's roll
+            # saved but unanswered), then leave the boards: the next start brings them up to
+            # date with the next action.
+            await self.play.until_quiet(SHUTDOWN_GRACE)
             await self.boards.close()
         await super().close()
 
