@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 
 import aiohttp
 import discord
@@ -39,10 +40,26 @@ def setup_logging(settings: Settings) -> None:
     discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
 
 
-async def serve(settings: Settings) -> None:
-    """Connect to Discord and referee until stopped."""
+async def serve(settings: Settings) -> int | None:
+    """Connect to Discord and referee until stopped; returns the signal that stopped it.
+
+    Ctrl-C (SIGINT) and SIGTERM stop the bot cleanly: it finishes the answers it is sending,
+    closes its connection, then the database. They are handled here rather than left to
+    asyncio.run's cancellation, which Python 3.11 can lose in a race inside discord.py's
+    waits (the bot then ran on after a Ctrl-C).
+    """
     token = _token(settings)
     point_at(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    received: list[int] = []
+
+    def on_signal(number: int) -> None:
+        received.append(number)
+        stop.set()
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, on_signal, number)
     store = await Store.open(settings.db_path)
     service = GameService(store, idle_days=settings.idle_days)
     try:
@@ -53,9 +70,18 @@ async def serve(settings: Settings) -> None:
                     "commands sync only to a development server (CHAOS_DEV_GUILD_ID) or when the"
                     " owner runs `chaos-referee sync`"
                 )
-            await bot.connect()
+            connection = asyncio.create_task(bot.connect(), name="discord connection")
+            stopping = asyncio.create_task(stop.wait(), name="wait for a signal")
+            await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not connection.done():
+                await bot.close()  # connect() returns once the connection is closed
+            await connection  # raises what ended it, if it wasn't us
     finally:
         await service.close()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)
+    return received[0] if received else None
 
 
 async def sync(settings: Settings, guild: int | None) -> int:
@@ -92,6 +118,7 @@ async def _login(bot: ChaosBot, token: str) -> None:
 
 
 def run(settings: Settings) -> None:
-    """``make run`` with a token: the bot, until Ctrl-C."""
+    """``make run`` with a token: the bot, until Ctrl-C (or SIGTERM)."""
     setup_logging(settings)
-    asyncio.run(serve(settings))
+    if asyncio.run(serve(settings)) == signal.SIGINT:
+        raise KeyboardInterrupt  # the command line's exit status for Ctrl-C

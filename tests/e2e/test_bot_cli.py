@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from tests.fakediscord.plugin import assert_no_unknown_routes
 from tests.fakediscord.server import FakeDiscord
 
@@ -176,7 +178,14 @@ class FakeInAThread:
             raise AssertionError(f"the bot didn't connect within {seconds} s") from error
 
 
-def test_the_bot_connects_to_discord_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("stop", "status"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 0)],  # Ctrl-C's status; SIGTERM is a normal stop
+    ids=["ctrl-c", "sigterm"],
+)
+def test_the_bot_connects_to_discord_and_stops_on_a_signal(
+    tmp_path: Path, stop: signal.Signals, status: int
+) -> None:
     served = FakeInAThread()
     with served as fake:
         write_env(
@@ -199,7 +208,7 @@ def test_the_bot_connects_to_discord_and_stops_on_ctrl_c(tmp_path: Path) -> None
         try:
             served.wait_connected(CONNECT_WITHIN)
             assert time.monotonic() - started < CONNECT_WITHIN
-            process.send_signal(signal.SIGINT)
+            process.send_signal(stop)
             stdout, stderr = process.communicate(timeout=STOP_WITHIN)
         finally:
             if process.poll() is None:
@@ -208,7 +217,7 @@ def test_the_bot_connects_to_discord_and_stops_on_ctrl_c(tmp_path: Path) -> None
         (identify,) = fake.identifies
         assert identify["token"] == "fake-token"
         assert {c["name"] for c in fake.guild_commands[fake.guild_id]} >= {"game", "chaos"}
-    assert process.returncode == 130, stderr
+    assert process.returncode == status, stderr
     assert "Traceback" not in stderr
     assert "Unclosed" not in stderr
     assert "was never awaited" not in stderr
