@@ -253,16 +253,16 @@ class GameService(GuildService):
     async def export(self, scope: str, *, actor: str | None = None, referee: bool = False) -> str:
         """The log of the scope's most recent game (in progress or ended) as JSON Lines.
 
-        The log holds what players mustn't see yet while a game with decks goes on (the order
-        of the shuffled decks), so then only the host or a referee may have it; `actor` None
-        is a trusted front end (the console, where whoever types referees).
+        While a game goes on, its log holds what players mustn't know yet: the seed every roll
+        follows from, and the order of shuffled decks. Then only the host or a referee may have
+        it; `actor` None is a trusted front end (the console, where whoever types referees).
         """
         game = (await self.latest(scope)).game
-        secret = game.state.phase is not Phase.ENDED and bool(game.ruleset.decks)
+        secret = game.state.phase is not Phase.ENDED
         if secret and actor is not None and not referee and actor != game.state.host:
             raise NotAllowedError(
-                "While this game goes on, only the host or a referee can export its log:"
-                " it holds the order of the shuffled decks."
+                "While this game goes on, only the host or a referee can export its log: it"
+                " holds the seed the dice follow and the order of any shuffled deck."
             )
         return "".join(dump_event(event) + "\n" for event in game.events)
 

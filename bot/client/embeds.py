@@ -19,6 +19,7 @@ from bot.commands.reference import card_link
 from bot.engine.events import Event, Roll
 from bot.engine.game import Game
 from bot.engine.model import Entry, Ruleset, StartRoll
+from bot.engine.state import Phase
 from bot.render import Names, describe_action, render_lines
 
 # Discord's limits on one message's embeds.
@@ -108,13 +109,14 @@ def result_embeds(
     defaults to the top-level roll's list and entry, else the action itself. With `actions`,
     each action is shown too (who did what), as a log reads best.
     """
+    events = _public(events, game)
     names = Names.of(game)
     ruleset = game.ruleset
     top = next((e for e in events if e["type"] == "roll" and e["parent"] is None), None)
     # No code block: Discord wraps prose to the screen (a code block would scroll or break the
     # tree's indent), and the card links stay clickable. Table and player text is escaped so a
     # `*` or `_` in it prints as itself instead of turning the rest of the line into italics.
-    rendered = render_lines(_public(events), names, actions=actions, width=_NO_WRAP)
+    rendered = render_lines(events, names, actions=actions, width=_NO_WRAP)
     lines = [_indent(plain(line)) for line in rendered]
     cards = list(dict.fromkeys(_cards(events, ruleset)))
     head = _Head(
@@ -128,15 +130,25 @@ def result_embeds(
     return _pack(lines or ["Nothing to show."], head, more="`/chaos log`")
 
 
-def _public(events: Sequence[Event]) -> list[Event]:
-    """The events as the whole channel may read them: the cards of a spite look are for the
-    spiting player's eyes only (they pick from a private menu), so they aren't listed."""
-    return [
-        cast(Event, {**e, "options": []})
-        if e["type"] == "choice_offered" and e["kind"] == "spite"
-        else e
-        for e in events
-    ]
+def _public(events: Sequence[Event], game: Game) -> list[Event]:
+    """The events as the whole channel may read them.
+
+    * The cards of a spite look are for the spiting player's eyes only (they pick from a
+      private menu), so they aren't listed.
+    * The seed stays unsaid until the game is over: every roll follows from it, so whoever
+      knew it could work out what the next rolls will be and pick their moment.
+    """
+    hide_seed = game.state.phase is not Phase.ENDED
+    shown: list[Event] = []
+    for e in events:
+        if e["type"] == "choice_offered" and e["kind"] == "spite":
+            e = cast(Event, {**e, "options": []})
+        elif hide_seed and e["type"] == "game_started":
+            e = cast(Event, {**e, "seed": None})
+        elif hide_seed and e["type"] == "action" and "seed" in e["action"]:
+            e = cast(Event, {**e, "action": {**e["action"], "seed": None}})
+        shown.append(e)
+    return shown
 
 
 def text_embeds(

@@ -93,8 +93,11 @@ def event_line(event: Event, names: Names) -> str | None:
 
 
 def _game_started(e: ev.GameStarted, names: Names) -> str:
-    life = f", {e['life']} life" if e["life"] is not None else ""
-    return f"{e['name']} opens a {e['ruleset']} game (seed {e['seed']}{life})."
+    # A front end may leave the seed out while the game goes on (see bot/client/embeds.py).
+    about = [f"seed {seed}"] if (seed := e.get("seed")) is not None else []
+    about += [f"{e['life']} life"] if e["life"] is not None else []
+    details = f" ({', '.join(about)})" if about else ""
+    return f"{e['name']} opens a {e['ruleset']} game{details}."
 
 
 def _begun(e: ev.GameBegun, names: Names) -> str:

@@ -190,6 +190,9 @@ async def test_log_is_private_and_says_who_did_what(fake_discord, tmp_path):
         assert "» owner: chaos roll" in text
         assert "» player: game join" in text
         assert "The whole log" in text
+        seed = (await t.current()).game.state.seed
+        assert "owner opens a classic game (20 life)." in text
+        assert f"seed {seed}" not in text  # the dice follow from it: not while the game goes on
 
         short = await t.slash("chaos log", {"count": 2}, user=player)
         assert "The last 2 events" in text_of(short)
@@ -211,6 +214,8 @@ async def test_log_still_reads_after_the_game_ended(fake_discord, tmp_path):
         assert "» owner: game end" in text
         assert "owner rolls EnchantWorldLand d20 [" in text  # lists by name, as in the game
         assert "owner rolls Chaos List d20×d10 [" in text
+        seed = (await t.service.latest(f"{t.fake.guild_id}:{t.fake.channel_id}")).game.state.seed
+        assert f"(seed {seed}, 20 life)" in text  # over: now it may be checked
 
 
 @aio

@@ -22,7 +22,9 @@ async def test_start_takes_ruleset_life_and_seed(fake_discord, tmp_path):
         options = {"ruleset": "lists", "life": 30, "seed": 5}
         answer = await t.slash("game start", options, user=t.fake.owner)
         assert not is_ephemeral(answer)
-        assert "lists game (seed 5, 30 life)" in text_of(answer)
+        # The seed is kept quiet while the game goes on: the dice follow from it.
+        assert "lists game (30 life)" in text_of(answer)
+        assert "seed" not in text_of(answer)
         assert labels(answer) == ["Join", "Begin"]
         current = await t.current()
         state = current.game.state
@@ -232,7 +234,9 @@ async def test_export_is_a_private_jsonl_file_that_replays(fake_discord, tmp_pat
         await t.slash("turn next", user=t.fake.owner)
         game = (await t.current()).game
 
-        text, filename = await exported(t)
+        # While the game goes on, its log (which holds the seed) is the host's and referees'.
+        refused(await t.slash("game export", user=t.fake.player), "only the host or a referee")
+        text, filename = await exported(t, t.fake.owner)
         assert filename.endswith(".jsonl")
         events = [json.loads(line) for line in text.splitlines()]
         assert len(events) == len(game.events)
@@ -249,11 +253,13 @@ async def test_export_is_a_private_jsonl_file_that_replays(fake_discord, tmp_pat
         assert json.loads(after.splitlines()[-1])["type"] == "game_ended"
 
 
-async def exported(t: Table) -> tuple[str, str]:
-    """What /game export gives the player who asks: the file's text and name."""
-    answer = await t.slash("game export", user=t.fake.player)
+async def exported(t: Table, user=None) -> tuple[str, str]:
+    """What /game export gives the player who asks (by default a plain player): the file's
+    text and name."""
+    user = user or t.fake.player
+    answer = await t.slash("game export", user=user)
     assert is_ephemeral(answer)
-    message = t.fake.ephemeral_messages(t.fake.player)[-1]
+    message = t.fake.ephemeral_messages(user)[-1]
     (attachment,) = message["attachments"]
     data = t.fake.attachment_data(attachment)
     count = len(data.decode().splitlines())
