@@ -32,6 +32,7 @@ from bot.commands import GameView
 from bot.commands.steps import Step, StepKind
 from bot.engine import actions as a
 from bot.engine.errors import ChaosError, NotYourTurnError
+from bot.errors import StaleActionError
 from bot.service import Outcome
 from bot.store import GuildSettings
 
@@ -175,8 +176,6 @@ class Play:
         who, _ = await self.caller(interaction)
         current = await self.bot.service.current(scope)
         if current.game_id != game_id or current.version != version:
-            from bot.errors import StaleActionError
-
             raise StaleActionError("That choice was already made; the game has moved on.")
         pending = current.game.state.pending
         if pending is None:

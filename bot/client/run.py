@@ -6,6 +6,7 @@ Errors a host can fix (a refused token, Discord out of reach) end in one line, n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 
@@ -64,19 +65,18 @@ async def serve(settings: Settings) -> int | None:
     service = GameService(store, idle_days=settings.idle_days)
     try:
         async with ChaosBot(service, settings) as bot:
-            await _login(bot, token)
+            login = asyncio.create_task(_login(bot, token), name="discord login")
+            if not await _before_stop(login, stop):  # stopped while Discord was slow to answer
+                return received[0]
             if settings.dev_guild is None:
                 log.info(
                     "commands sync only to a development server (CHAOS_DEV_GUILD_ID) or when the"
                     " owner runs `chaos-referee sync`"
                 )
             connection = asyncio.create_task(bot.connect(), name="discord connection")
-            stopping = asyncio.create_task(stop.wait(), name="wait for a signal")
-            await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
-            stopping.cancel()
-            if not connection.done():
+            if not await _before_stop(connection, stop, cancel=False):
                 await bot.close()  # connect() returns once the connection is closed
-            await connection  # raises what ended it, if it wasn't us
+                await connection
     finally:
         await service.close()
         for number in (signal.SIGINT, signal.SIGTERM):
@@ -97,6 +97,26 @@ async def sync(settings: Settings, guild: int | None) -> int:
             return len(await bot.sync_commands(guild))
     finally:
         await service.close()
+
+
+async def _before_stop(
+    task: asyncio.Task[None], stop: asyncio.Event, *, cancel: bool = True
+) -> bool:
+    """Wait for `task` or for `stop`, whichever comes first; True if the task finished (its
+    error, if any, is raised). When `stop` comes first, the task is cancelled if `cancel`."""
+    stopped = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if task.done():
+        task.result()
+        return True
+    if cancel:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    return False
 
 
 def _token(settings: Settings) -> str:

@@ -99,6 +99,55 @@ def refusing_discord() -> Iterator[http.server.ThreadingHTTPServer]:
         thread.join()
 
 
+class SilentDiscord(http.server.BaseHTTPRequestHandler):
+    """A Discord that takes the request and doesn't answer (for as long as the test lasts)."""
+
+    def do_GET(self) -> None:
+        self.server.asked.set()  # type: ignore[attr-defined]
+        self.server.released.wait(10)  # type: ignore[attr-defined]
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_ctrl_c_while_discord_is_slow_to_answer_stops_at_once(tmp_path: Path) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SilentDiscord)
+    server.asked = threading.Event()  # type: ignore[attr-defined]
+    server.released = threading.Event()  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        write_env(
+            tmp_path,
+            DISCORD_TOKEN="some-token",
+            DISCORD_API_BASE=f"http://127.0.0.1:{server.server_address[1]}/api/v10",
+            CHAOS_DB_PATH=str(tmp_path / "bot.db"),
+        )
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=clean_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.asked.wait(CONNECT_WITHIN)  # type: ignore[attr-defined]
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=STOP_WITHIN)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    finally:
+        server.released.set()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+
+
 def test_a_refused_token_is_one_line_and_exit_1(tmp_path: Path) -> None:
     with refusing_discord() as server:
         port = server.server_address[1]
