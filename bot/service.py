@@ -67,8 +67,13 @@ SNAPSHOT_CACHE = 16  # rulesets by snapshot: a handful of revisions are in play 
 
 
 def random_seed() -> int:
-    """A fresh seed for a game's dice, from the system's randomness."""
-    return secrets.randbelow(2**32)
+    """A fresh seed for a game's dice, from the system's randomness.
+
+    128 bits: every roll follows from the seed, so it must be out of reach of a player who
+    tries every seed against the dice they have seen (2**32 tries would be an afternoon's
+    work). It stays a plain integer in the log.
+    """
+    return secrets.randbits(128)
 
 
 @dataclass(frozen=True)

@@ -415,3 +415,12 @@ async def test_a_games_log_is_the_officials_while_it_goes_on(tmp_path: Path, rul
             assert await service.export(SCOPE, **allowed)  # the host, a referee, the console
         await service.act(SCOPE, End(actor="ann"))
         assert await service.export(SCOPE, actor="bob")  # once it's over, anyone
+
+
+def test_fresh_seeds_are_too_many_to_try() -> None:
+    """Every roll follows from the seed: 2**32 seeds could be tried against the dice seen."""
+    from bot.service import random_seed
+
+    seeds = [random_seed() for _ in range(50)]
+    assert len(set(seeds)) == 50
+    assert max(seed.bit_length() for seed in seeds) > 100
