@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -67,6 +67,30 @@ def assert_one_line(stderr: str, *words: str) -> str:
     for word in words:
         assert word in ours[0], ours[0]
     return ours[0]
+
+
+def stop_when(
+    folder: Path, ready: Callable[[], None], stop: signal.Signals
+) -> subprocess.CompletedProcess[str]:
+    """Run the bot in `folder`; once `ready()` returns, send it `stop` and collect how it ended
+    (killed if it outlives STOP_WITHIN)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=folder,
+        env=clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ready()
+        process.send_signal(stop)
+        stdout, stderr = process.communicate(timeout=STOP_WITHIN)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
 class RefusingDiscord(http.server.BaseHTTPRequestHandler):
@@ -123,29 +147,18 @@ def test_ctrl_c_while_discord_is_slow_to_answer_stops_at_once(tmp_path: Path) ->
             DISCORD_API_BASE=f"http://127.0.0.1:{server.server_address[1]}/api/v10",
             CHAOS_DB_PATH=str(tmp_path / "bot.db"),
         )
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            cwd=tmp_path,
-            env=clean_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
+
+        def asked() -> None:
             assert server.asked.wait(CONNECT_WITHIN)  # type: ignore[attr-defined]
-            process.send_signal(signal.SIGINT)
-            _, stderr = process.communicate(timeout=STOP_WITHIN)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+
+        result = stop_when(tmp_path, asked, signal.SIGINT)
     finally:
         server.released.set()  # type: ignore[attr-defined]
         server.shutdown()
         server.server_close()
         thread.join()
-    assert process.returncode == 130, stderr
-    assert "Traceback" not in stderr
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_refused_token_is_one_line_and_exit_1(tmp_path: Path) -> None:
@@ -246,30 +259,20 @@ def test_the_bot_connects_to_discord_and_stops_on_a_signal(
             CHAOS_DB_PATH=str(tmp_path / "bot.db"),
         )
         started = time.monotonic()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            cwd=tmp_path,
-            env=clean_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
+
+        def connected() -> None:
             served.wait_connected(CONNECT_WITHIN)
             assert time.monotonic() - started < CONNECT_WITHIN
-            process.send_signal(stop)
-            stdout, stderr = process.communicate(timeout=STOP_WITHIN)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
+
+        result = stop_when(tmp_path, connected, stop)
         (identify,) = fake.identifies
         assert identify["token"] == "fake-token"
         assert {c["name"] for c in fake.guild_commands[fake.guild_id]} >= {"game", "chaos"}
-    assert process.returncode == status, stderr
+    stderr = result.stderr
+    assert result.returncode == status, stderr
     assert "Traceback" not in stderr
     assert "Unclosed" not in stderr
     assert "was never awaited" not in stderr
-    assert stdout == ""
+    assert result.stdout == ""
     assert (tmp_path / "bot.db").exists()
     assert_no_unknown_routes(fake)
