@@ -104,13 +104,14 @@ class Table:
         players: int = 2,
         life: int | None = None,
         seed: int | None = None,
+        tables: str | None = None,
     ) -> list[JSON]:
-        """A game begun here, hosted by the owner, with `players` seated (owner, player, …)."""
+        """A game begun here, hosted by the owner, with `players` seated (owner, player, …),
+        playing the server's uploaded `tables` if given. The begin answer is `answers[-1]`."""
         options: dict[str, Any] = {"ruleset": ruleset}
-        if life is not None:
-            options["life"] = life
-        if seed is not None:
-            options["seed"] = seed
+        for name, value in (("life", life), ("seed", seed), ("tables", tables)):
+            if value is not None:
+                options[name] = value
         await self.slash("game start", options, user=self.fake.owner)
         seated = [self.fake.owner, self.fake.player]
         for n in range(2, players):

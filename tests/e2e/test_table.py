@@ -169,9 +169,7 @@ async def test_an_imported_list_is_played_beside_the_bundled_ones(
 
         _, offered = await t.fake.autocomplete("game start", {"tables": "ho"}, focused="tables")
         assert [c["value"] for c in offered["data"]["choices"]] == ["house"]
-        await t.slash("game start", {"ruleset": "classic", "tables": "house"}, user=t.fake.owner)
-        await t.slash("game join")
-        await t.slash("game begin", user=t.fake.owner)
+        await t.game(tables="house")
         rolled = await t.slash("chaos roll", {"list": "house"}, user=t.fake.owner)
         assert "Pizza Break" in text_of(rolled)
 
@@ -182,16 +180,14 @@ async def test_an_imported_list_replaces_the_bundled_one_of_the_same_id(
 ) -> None:
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         await upload(t, "ewl.yaml", renamed(EWL, "Our Own World"))
-        await t.slash("game start", {"tables": "ewl"}, user=t.fake.owner)
-        await t.slash("game join")
-        begun = await t.slash("game begin", user=t.fake.owner)
+        await t.game(tables="ewl")
+        begun = t.answers[-1]
         assert "Our Own World" in text_of(begun)  # the start roll is on the upload
 
         # The next game here, without it, rolls on the bundled list again.
         await t.slash("game end", user=t.fake.owner)
-        await t.slash("game start", user=t.fake.owner)
-        await t.slash("game join")
-        begun = await t.slash("game begin", user=t.fake.owner)
+        await t.game()
+        begun = t.answers[-1]
         assert "Our Own World" not in text_of(begun)
         assert any(b.entry.name in text_of(begun) for b in CLASSIC.tables["ewl"].bands)
 
@@ -207,9 +203,7 @@ async def test_several_uploads_play_together(fake_discord: FakeDiscord, tmp_path
         assert offered["data"]["choices"] == [
             {"name": "house, persona (revision 1)", "value": "house, persona"}
         ]
-        await t.slash("game start", {"tables": "house, persona"}, user=t.fake.owner)
-        await t.slash("game join")
-        await t.slash("game begin", user=t.fake.owner)
+        await t.game(tables="house, persona")
         rolled = await t.slash("chaos roll", {"list": "persona"}, user=t.fake.owner)
         assert "Dana the Comedian" in text_of(rolled)
         rolled = await t.slash("chaos roll", {"list": "house"}, user=t.fake.owner)
@@ -228,9 +222,7 @@ async def test_a_second_upload_is_the_next_revision_and_is_what_plays(
         assert await stored(t) == [("house", 2, second.decode())]
         assert "house (revision 2)" in text_of(await t.slash("table list"))
 
-        await t.slash("game start", {"tables": "house"}, user=t.fake.owner)
-        await t.slash("game join")
-        await t.slash("game begin", user=t.fake.owner)
+        await t.game(tables="house")
         rolled = await t.slash("chaos roll", {"list": "house"}, user=t.fake.owner)
         assert "Taco Break" in text_of(rolled)
 
