@@ -18,6 +18,7 @@ from bot.engine.model import (
     TableId,
     Token,
 )
+from bot.engine.offers import offer_reason, offered_to, take_offer, withdraw_offer
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
 from bot.engine.state import StackItem
@@ -25,8 +26,20 @@ from bot.engine.turns import end_effect
 
 
 def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
-    """The turn's chaos roll (on the right list, or the top of the Chaos deck), or a named roll."""
+    """The turn's chaos roll (on the right list, or the top of the Chaos deck), or a named roll.
+
+    A named roll that a pending result offered takes that offer (see :mod:`bot.engine.offers`).
+    """
     ctx.require_playing()
+    if action.table is not None:
+        offer = offered_to(ctx.state, action.actor, action.table, referee=action.referee)
+        if offer is not None:
+            ctx.require_no_choice()
+            take_offer(ctx, offer, action.table)
+            resolution = resolver_for(ctx, offer.player).roll(action.table)
+            resolution.steps[0].roll["reason"] = offer_reason(offer)
+            record(ctx, resolution, kind="roll")
+            return
     ctx.require_turn()
     ctx.require_no_choice()
     ruleset, state = ctx.ruleset, ctx.state
@@ -249,6 +262,8 @@ def _counter(ctx: Context, target: StackItem, by: int) -> None:
         if outcome["type"] == "effect_started":
             if outcome["id"] in ctx.state.effects:
                 end_effect(ctx, outcome["id"], "countered")
+        elif outcome["type"] == "offer_made":
+            withdraw_offer(ctx, outcome["id"], "its roll was countered")
         elif outcome["type"] == "tokens":
             # Take back the grant, but only what is still held: a token may already be spent.
             held = ctx.state.players[outcome["player"]].tokens.get(outcome["token"], 0)
@@ -269,8 +284,8 @@ def _restore(ctx: Context, item: StackItem, by: int) -> None:
             _counter(ctx, ctx.state.item(item.target), by)
         return
     for outcome in saved:
-        if outcome["type"] == "effect_started":
-            ctx.emit({**outcome, "id": ctx.state.next_id})
+        if outcome["type"] == "effect_started" or outcome["type"] == "offer_made":
+            ctx.emit({**outcome, "id": ctx.state.next_id})  # a fresh id: the old one ended
         else:
             ctx.emit(outcome)
 

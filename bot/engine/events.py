@@ -176,6 +176,36 @@ class ListChanged(TypedDict):
     item: NotRequired[int | None]
 
 
+class OfferMade(TypedDict):
+    """A result offered its roller a roll on one of `tables` (see :mod:`bot.engine.offers`)."""
+
+    type: Literal["offer_made"]
+    id: int
+    player: str
+    tables: list[str]
+    source: int
+    name: str
+    item: NotRequired[int | None]
+
+
+class OfferTaken(TypedDict):
+    """`by` took offer `id` and rolls on `table`; any other list it offered is withdrawn."""
+
+    type: Literal["offer_taken"]
+    id: int
+    table: str
+    by: str
+    withdrawn: list[str]
+
+
+class OfferLapsed(TypedDict):
+    """An offer nobody took ends: the turn ended, or the roll that made it was countered."""
+
+    type: Literal["offer_lapsed"]
+    id: int
+    reason: str
+
+
 class StackPushed(TypedDict):
     """A roll, counter or fork went on the stack of this turn's rolls."""
 
@@ -320,6 +350,9 @@ Event: TypeAlias = (
     | EffectEnded
     | TokensChanged
     | ListChanged
+    | OfferMade
+    | OfferTaken
+    | OfferLapsed
     | StackPushed
     | StackCountered
     | CardDrawn
@@ -341,4 +374,4 @@ Event: TypeAlias = (
 )
 
 # Outcomes a stack item produced; a counter takes them back, a counter of the counter restores them.
-EventOwner: TypeAlias = EffectStarted | TokensChanged | ListChanged
+EventOwner: TypeAlias = EffectStarted | TokensChanged | ListChanged | OfferMade

@@ -117,6 +117,20 @@ class MultiRoll:
 
 
 @dataclass(frozen=True, slots=True)
+class Offer:
+    """A roll a result offers its roller, who may take it once this turn, or let it lapse.
+
+    One list, or several for "one of": taking one withdraws the others.
+    """
+
+    tables: tuple[TableId, ...]
+
+    @property
+    def one_of(self) -> bool:
+        return len(self.tables) > 1
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One result on a table, or one chaos card.
 
@@ -138,6 +152,7 @@ class Entry:
     life: DiceExpr | None = None
     next_list: TableId | None = None
     turn: TurnChange | None = None
+    offers: tuple[Offer, ...] = ()
     halves: tuple[Entry, ...] = ()
 
     def __post_init__(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.engine.context import Context
 from bot.engine.events import EffectStarted, Roll
 from bot.engine.model import Entry, Kind, Lasts, TableId, TurnChange
+from bot.engine.offers import make_offers
 from bot.engine.turns import change_order, end_effect
 
 
@@ -20,7 +21,7 @@ def apply_entry(
     card: str | None = None,
     first_id: int = 0,
 ) -> None:
-    """What an honoured entry leaves behind, as events.
+    """What an honoured entry leaves behind, as events (its offered rolls last).
 
     `card` names the chaos or Global card the entry came from, so that a card whose effect lasts
     goes to its discard pile only when the effect ends. A new effect's id is at least `first_id`
@@ -89,6 +90,8 @@ def apply_entry(
         )
     if entry.turn is not None and owner in ctx.state.players:
         change_order(ctx, entry.turn.value, None if entry.turn is TurnChange.REVERSE else owner)
+    if entry.offers:
+        make_offers(ctx, entry, roll, item, first_id)
 
 
 def change_list(

@@ -72,6 +72,17 @@ class StackItem:
     outcomes: list[EventOwner] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class PendingOffer:
+    """A roll a result offered, not yet taken: on `tables[0]`, or on one of `tables`."""
+
+    id: int
+    player: PlayerId
+    tables: tuple[str, ...]
+    source: int
+    name: str
+
+
 @dataclass
 class Pending:
     """A choice the game waits for."""
@@ -129,6 +140,7 @@ class GameState:
     middle_plays: dict[PlayerId, int] = field(default_factory=dict)
     middle_ready: set[int] = field(default_factory=set)
     pending: Pending | None = None
+    offers: dict[int, PendingOffer] = field(default_factory=dict)
     winner: PlayerId | None = None
     seq: int = 0
 
@@ -152,6 +164,7 @@ class GameState:
         clone.middle = dict(self.middle)
         clone.middle_plays = dict(self.middle_plays)
         clone.middle_ready = set(self.middle_ready)
+        clone.offers = dict(self.offers)
         return clone
 
     def take_id(self) -> int:
@@ -280,6 +293,16 @@ def apply(state: GameState, event: Event) -> None:
             state.current_list = event["current"]
             state.forced_list = event["forced"]
             _record_outcome(state, event)
+        case "offer_made":
+            state.next_id = max(state.next_id, event["id"] + 1)
+            state.offers[event["id"]] = PendingOffer(
+                event["id"], event["player"], tuple(event["tables"]), event["source"], event["name"]
+            )
+            _record_outcome(state, event)
+        case "offer_taken":
+            state.offers.pop(event["id"], None)
+        case "offer_lapsed":
+            state.offers.pop(event["id"], None)
         case "card_drawn":
             deck = state.decks[event["deck"]]
             deck.draw.remove(event["card"])

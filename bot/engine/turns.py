@@ -13,6 +13,7 @@ from bot.engine import actions as act
 from bot.engine.context import Context, require
 from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesError
 from bot.engine.model import Lasts, PlayerId
+from bot.engine.offers import lapse_offers
 from bot.engine.state import Phase, Status
 
 
@@ -76,6 +77,7 @@ def next_turn(ctx: Context, action: act.NextTurn) -> None:
 def end_turn(ctx: Context) -> None:
     state = ctx.state
     assert state.current is not None  # a game in play always has a turn owner
+    lapse_offers(ctx, "the turn ended")
     ctx.emit({"type": "turn_ended", "turn": state.turn, "player": state.current})
     for effect in list(state.effects.values()):
         if effect.lasts is Lasts.END_OF_TURN:

@@ -1,0 +1,88 @@
+"""Offered rolls: results that name other lists the roller may roll on, if they choose to.
+
+A link is rolled at once; an offer waits. When an entry with ``offers`` is honoured, each of its
+offers becomes pending (an ``offer_made`` event), for the player who rolled it. That player, the
+host or a referee may then take it once, with a roll on the list it names (``chaos roll LIST``
+or its button). The roll is logged as asked for by that result, so taking it is no power of
+its own. An offer of "one of" several lists is taken by rolling on any one of them, and the
+others are withdrawn with it. Offers nobody takes lapse when the turn ends, and an offer whose
+roll is countered is withdrawn. Every step is an event, so a replay or an undo gets it right.
+"""
+
+from __future__ import annotations
+
+from bot.engine.context import Context
+from bot.engine.events import Roll
+from bot.engine.model import Entry, PlayerId, TableId
+from bot.engine.state import GameState, PendingOffer, Status
+
+
+def make_offers(ctx: Context, entry: Entry, roll: Roll, item: int | None, first_id: int) -> None:
+    """Make `entry`'s offers pending for the player who rolled it.
+
+    Offers are numbered like effects (at least `first_id`), and belong to stack item `item`,
+    so a CounterRoll on the roll withdraws them.
+    """
+    for offer in entry.offers:
+        ctx.emit(
+            {
+                "type": "offer_made",
+                "id": max(ctx.state.next_id, first_id),
+                "player": roll["player"],
+                "tables": list(offer.tables),
+                "source": roll["id"],
+                "name": entry.name,
+                "item": item,
+            }
+        )
+
+
+def offered_to(
+    state: GameState, actor: PlayerId, table: TableId, *, referee: bool = False
+) -> PendingOffer | None:
+    """The pending offer that lets `actor` roll on `table` now, or None.
+
+    The player it was made to may take it (unless they are away); the host and referees may
+    take anyone's. With several, the oldest comes first.
+    """
+    official = referee or actor == state.host
+    for offer_id in sorted(state.offers):
+        offer = state.offers[offer_id]
+        if table not in offer.tables:
+            continue
+        if official:
+            return offer
+        owner = state.players.get(offer.player)
+        if offer.player == actor and owner is not None and owner.status is not Status.AWAY:
+            return offer
+    return None
+
+
+def take_offer(ctx: Context, offer: PendingOffer, table: TableId) -> None:
+    """Close `offer` as taken on `table` (the caller makes the roll); the rest is withdrawn."""
+    ctx.emit(
+        {
+            "type": "offer_taken",
+            "id": offer.id,
+            "table": table,
+            "by": ctx.action.actor,
+            "withdrawn": [t for t in offer.tables if t != table],
+        }
+    )
+
+
+def offer_reason(offer: PendingOffer) -> str:
+    """Why an offered roll was made, as its roll event records it."""
+    return f"offered by {offer.name}, roll {offer.source}"
+
+
+def withdraw_offer(ctx: Context, offer_id: int, reason: str) -> None:
+    """End an offer nobody took (if it is still pending)."""
+    if offer_id in ctx.state.offers:
+        ctx.emit({"type": "offer_lapsed", "id": offer_id, "reason": reason})
+
+
+def lapse_offers(ctx: Context, reason: str) -> None:
+    """Every pending offer ends (the turn is over)."""
+    for offer_id in sorted(ctx.state.offers):
+        withdraw_offer(ctx, offer_id, reason)

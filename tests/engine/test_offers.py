@@ -1,0 +1,188 @@
+"""Offered rolls: a result that names other lists offers its roller a roll on them, to take once
+this turn (or lapse), asked for by that result."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot.engine import (
+    Counter,
+    Game,
+    Kind,
+    NextTurn,
+    NotYourTurnError,
+    Offer,
+    RollChaos,
+    Ruleset,
+    Spite,
+    SpitePolicy,
+    StartRoll,
+    Token,
+)
+from bot.engine.offers import offered_to
+from tests.engine.tiny import as_dicts, assert_consistent, entry, fixed, new_game, of_type, ruleset
+
+PORTAL = entry(
+    "portal",
+    "Portal",
+    text="You may roll on the Vortex, and on one of the creature lists.",
+    offers=(Offer(("vortex",)), Offer(("mild", "strong"))),
+)
+
+
+def offering(**kw: object) -> Ruleset:
+    """Every chaos roll is Portal; the Vortex and the creature lists each have one entry."""
+    return ruleset(
+        fixed("chaos", PORTAL),
+        fixed("vortex", entry("v", "Vortex Jump")),
+        fixed("mild", entry("m", "Squirrel")),
+        fixed("strong", entry("s", "Dragon")),
+        fixed("counters", entry("c", "A CounterRoll", kind=Kind.TOKEN, token=Token.COUNTER)),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def rolled(rules: Ruleset | None = None) -> Game:
+    """Ann's first turn, just after her chaos roll came up Portal."""
+    game = new_game(rules or offering())
+    game.act(RollChaos(actor="ann"))
+    return game
+
+
+def pending(game: Game) -> list[tuple[str, tuple[str, ...]]]:
+    return [(o.player, o.tables) for o in game.state.offers.values()]
+
+
+def test_an_honoured_result_makes_its_offers_pending_for_its_roller() -> None:
+    game = new_game(offering())
+    events = game.act(RollChaos(actor="ann"))
+
+    made = of_type(events, "offer_made")
+    assert [(o["player"], o["tables"], o["name"]) for o in made] == [
+        ("ann", ["vortex"], "Portal"),
+        ("ann", ["mild", "strong"], "Portal"),
+    ]
+    [roll] = of_type(events, "roll")
+    assert all(o["source"] == roll["id"] for o in made)
+    assert pending(game) == [("ann", ("vortex",)), ("ann", ("mild", "strong"))]
+    assert_consistent(game)
+
+
+def test_the_roller_takes_an_offer_once_as_asked_for_by_that_result() -> None:
+    game = rolled()
+    portal = next(iter(game.state.offers.values())).source
+
+    events = game.act(RollChaos(actor="ann", table="vortex"))
+
+    [taken] = of_type(events, "offer_taken")
+    assert (taken["table"], taken["by"], taken["withdrawn"]) == ("vortex", "ann", [])
+    [roll] = of_type(events, "roll")
+    assert (roll["player"], roll["table"]) == ("ann", "vortex")
+    assert roll["reason"] == f"offered by Portal, roll {portal}"
+    assert pending(game) == [("ann", ("mild", "strong"))]
+    assert offered_to(game.state, "ann", "vortex") is None  # once only
+    assert_consistent(game)
+
+
+def test_taking_one_of_several_lists_withdraws_the_others() -> None:
+    game = rolled()
+    events = game.act(RollChaos(actor="ann", table="strong"))
+
+    [taken] = of_type(events, "offer_taken")
+    assert (taken["table"], taken["withdrawn"]) == ("strong", ["mild"])
+    assert pending(game) == [("ann", ("vortex",))]
+    assert offered_to(game.state, "ann", "mild") is None
+
+
+def test_the_host_or_a_referee_may_take_the_rollers_offer_but_nobody_else() -> None:
+    game = new_game(offering(), players=("ann", "bob", "cy"))
+    game.act(NextTurn(actor="ann", override=True))
+    game.act(RollChaos(actor="bob"))  # Bob's Portal
+
+    assert offered_to(game.state, "cy", "vortex") is None
+    assert offered_to(game.state, "cy", "vortex", referee=True) is not None
+    with pytest.raises(NotYourTurnError):
+        game.act(RollChaos(actor="cy", table="vortex"))
+
+    events = game.act(RollChaos(actor="ann", table="vortex"))  # Ann hosts
+
+    [taken] = of_type(events, "offer_taken")
+    [roll] = of_type(events, "roll")
+    assert (taken["by"], roll["player"]) == ("ann", "bob")  # still Bob's roll
+
+
+def test_a_spiting_player_may_take_their_spite_rolls_offer_off_turn() -> None:
+    spite = entry("sp", "Parting Gift", offers=(Offer(("mild",)),))
+    rules = replace(
+        offering(),
+        tables={**offering().tables, "spite": fixed("spite", spite)},
+        spite=SpitePolicy.SPITE_TABLE,
+        spite_table="spite",
+    )
+    game = new_game(rules, players=("ann", "bob", "cy"))
+    game.act(Spite(actor="bob"))  # on Ann's turn: Bob is out and rolls on Spite
+
+    assert pending(game) == [("bob", ("mild",))]
+    assert offered_to(game.state, "cy", "mild") is None
+    events = game.act(RollChaos(actor="bob", table="mild"))
+    [roll] = of_type(events, "roll")
+    assert (roll["player"], roll["table"]) == ("bob", "mild")
+
+
+def test_offers_lapse_when_the_turn_ends() -> None:
+    game = rolled()
+    game.act(RollChaos(actor="ann", table="mild"))
+
+    events = game.act(NextTurn(actor="ann"))
+
+    kinds = [e["type"] for e in as_dicts(events)]
+    [lapsed] = of_type(events, "offer_lapsed")
+    assert lapsed["reason"] == "the turn ended"
+    assert kinds.index("offer_lapsed") < kinds.index("turn_ended")
+    assert game.state.offers == {}
+    assert offered_to(game.state, "ann", "vortex") is None
+    assert_consistent(game)
+
+
+def test_an_offered_roll_is_not_the_turns_chaos_roll() -> None:
+    skies = entry("g", "Open Skies", offers=(Offer(("vortex",)),))
+    rules = replace(
+        offering(),
+        tables={**offering().tables, "global": fixed("global", skies)},
+        start=StartRoll.GLOBAL,
+        start_table="global",
+    )
+    game = new_game(rules)  # the start roll, before Ann's turn roll, offers the Vortex
+    assert pending(game) == [("ann", ("vortex",))]
+
+    events = game.act(RollChaos(actor="ann", table="vortex"))
+
+    assert of_type(events, "chaos_done") == []
+    assert not game.state.rolled
+
+
+def with_counters(ann: int, bob: int) -> Game:
+    """Ann's third turn, Ann and Bob holding that many CounterRolls, nothing rolled yet."""
+    game = new_game(offering())
+    for player, count in (("ann", ann), ("bob", bob)):
+        for _ in range(count):
+            game.act(RollChaos(actor=player, table="counters"))
+        game.act(NextTurn(actor="ann", override=True))
+    return game
+
+
+def test_a_countered_roll_withdraws_its_offers_and_a_countered_counter_restores_them() -> None:
+    game = with_counters(ann=1, bob=1)
+    game.act(RollChaos(actor="ann"))
+
+    events = game.act(Counter(actor="bob"))
+    assert len(of_type(events, "offer_lapsed")) == 2
+    assert all(e["reason"] == "its roll was countered" for e in of_type(events, "offer_lapsed"))
+    assert game.state.offers == {}
+
+    events = game.act(Counter(actor="ann"))  # on Bob's counter: Portal stands again
+    assert [e["tables"] for e in of_type(events, "offer_made")] == [["vortex"], ["mild", "strong"]]
+    assert pending(game) == [("ann", ("vortex",)), ("ann", ("mild", "strong"))]
+    assert_consistent(game)
