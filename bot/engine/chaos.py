@@ -284,8 +284,11 @@ def _restore(ctx: Context, item: StackItem, by: int) -> None:
             _counter(ctx, ctx.state.item(item.target), by)
         return
     for outcome in saved:
-        if outcome["type"] == "effect_started" or outcome["type"] == "offer_made":
-            ctx.emit({**outcome, "id": ctx.state.next_id})  # a fresh id: the old one ended
+        # An effect or offer comes back under a fresh id: the old one ended.
+        if outcome["type"] == "effect_started":
+            ctx.emit({**outcome, "id": ctx.state.next_id})
+        elif outcome["type"] == "offer_made":
+            ctx.emit({**outcome, "id": ctx.state.next_id})
         else:
             ctx.emit(outcome)
 
