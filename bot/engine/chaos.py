@@ -285,10 +285,10 @@ def _restore(ctx: Context, item: StackItem, by: int) -> None:
         return
     for outcome in saved:
         # An effect or offer comes back under a fresh id: the old one ended.
-        if outcome["type"] == "effect_started":
-            ctx.emit({**outcome, "id": ctx.state.next_id})
-        elif outcome["type"] == "offer_made":
-            ctx.emit({**outcome, "id": ctx.state.next_id})
+        if outcome["type"] == "effect_started" or outcome["type"] == "offer_made":
+            fresh = outcome.copy()
+            fresh["id"] = ctx.state.next_id
+            ctx.emit(fresh)
         else:
             ctx.emit(outcome)
 
