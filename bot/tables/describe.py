@@ -63,6 +63,10 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
         parts.append(f"your next chaos roll is on {called(entry.next_list)}")
     if entry.turn is not None:
         parts.append(_TURNS[entry.turn])
+    for offer in entry.offers:
+        lists = [called(t) for t in offer.tables]
+        one = " or ".join([", ".join(lists[:-1]), lists[-1]] if len(lists) > 1 else lists)
+        parts.append(f"you may roll on {'one of ' if offer.one_of else ''}{one}")
     return "; ".join(parts)
 
 

@@ -17,13 +17,15 @@ from bot.engine.model import (
     Lasts,
     MultiMode,
     MultiRoll,
+    Offer,
     Token,
     TurnChange,
 )
-from bot.tables.problems import KeyPath
+from bot.tables.problems import KeyPath, format_path
 from bot.tables.schema import (
     DOES,
     MAX_NAME,
+    MAX_OFFERS,
     MAX_OUTCOMES,
     MAX_TIMES,
     ROLL_KEYS,
@@ -226,6 +228,36 @@ def _modifiers(
             refs.append(ck.reference(target, Wants.CHAOS_LIST, at))
     if "turn" in raw:
         fields["turn"] = ck.choice(raw["turn"], (*path, "turn"), TurnChange)
+    if "offers" in raw:
+        fields["offers"] = offers(ck, raw["offers"], (*path, "offers"), refs)
+
+
+def offers(ck: Checker, value: object, path: KeyPath, refs: list[Reference]) -> tuple[Offer, ...]:
+    """``[vortex, {one_of: [mild, strong]}]``: rolls the roller may take, each once."""
+    items = ck.items(value, path, "lists to offer, like [vortex, {one_of: [mild, strong]}]")
+    if items is not None and not 1 <= len(items) <= MAX_OFFERS:
+        ck.add(path, f"offer 1 to {MAX_OFFERS} rolls, not {len(items)}")
+    found: list[Offer] = []
+    seen: dict[str, KeyPath] = {}
+    for i, item in enumerate(items or ()):
+        at: KeyPath = (*path, i)
+        if isinstance(item, dict):
+            ck.keys(item, at, ("one_of",), ("one_of",), "an offer of one of several lists")
+            if "one_of" not in item:
+                continue
+            lists = ck.ids(item["one_of"], (*at, "one_of"), "lists")
+            if isinstance(item["one_of"], list) and not 2 <= len(item["one_of"]) <= MAX_OFFERS:
+                ck.add((*at, "one_of"), f"one_of names 2 to {MAX_OFFERS} lists to choose from")
+        else:
+            target = ck.ident(item, at, "the id of a list")
+            lists = [(target, at)] if target is not None else []
+        for target, where in lists:
+            if target in seen:
+                ck.add(where, f"{target!r} is offered twice (also at {format_path(seen[target])})")
+            seen[target] = where
+            refs.append(ck.reference(target, Wants.LIST, where))  # no source: not rolled at once
+        found.append(Offer(tuple(t for t, _ in lists)))
+    return tuple(found)
 
 
 def duration(ck: Checker, value: object, path: KeyPath) -> Duration | None:
