@@ -23,8 +23,13 @@ _HINT = re.compile(
 )
 
 
+# `chaos roll vortex`: an offered roll, with the list's id (escaped or not).
+_ROLL_ON = re.compile(r"\\?`chaos roll (?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`")
+
+
 def slashed(text: str) -> str:
     """Console command hints in `text` as slash commands (other text is left alone)."""
+    text = _ROLL_ON.sub(lambda m: f"`/chaos roll list:{m['list'].replace(chr(92), '')}`", text)
     return _HINT.sub(_slash, text)
 
 

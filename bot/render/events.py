@@ -54,7 +54,15 @@ class _Tree:
 
 # Events that belong to the roll just shown, and are indented beneath it.
 _UNDER_A_ROLL = frozenset(
-    {"effect_started", "tokens", "list_changed", "life", "turn_order", "budget_exhausted"}
+    {
+        "effect_started",
+        "tokens",
+        "list_changed",
+        "life",
+        "turn_order",
+        "budget_exhausted",
+        "offer_made",
+    }
 )
 
 

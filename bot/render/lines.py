@@ -160,6 +160,32 @@ def _list_changed(e: ev.ListChanged, names: Names) -> str:
     return f"→ the current list is {names.table(e['current'])} ({e['reason']})."
 
 
+def offered(tables: list[str] | tuple[str, ...], names: Names) -> str:
+    """The lists of an offer in words: ``Vortex`` or ``one of Mild Creature or Strong Creature``."""
+    called = [names.table(t) for t in tables]
+    if len(called) == 1:
+        return called[0]
+    return f"one of {', '.join(called[:-1])} or {called[-1]}"
+
+
+def _offer_made(e: ev.OfferMade, names: Names) -> str:
+    commands = [f"`chaos roll {t}`" for t in e["tables"]]
+    how = commands[0] if len(commands) == 1 else f"{', '.join(commands[:-1])} or {commands[-1]}"
+    who = names.player(e["player"])
+    return f"? {who} may roll on {offered(e['tables'], names)} (offered by {e['name']}): {how}."
+
+
+def _offer_taken(e: ev.OfferTaken, names: Names) -> str:
+    others = f"; {offered(e['withdrawn'], names)} is withdrawn" if e["withdrawn"] else ""
+    return f"{names.player(e['by'])} takes the offered roll on {names.table(e['table'])}{others}."
+
+
+def _offer_lapsed(e: ev.OfferLapsed, names: Names) -> str:
+    what = names.offers.get(e["id"])
+    on = f" on {offered(what, names)}" if what else ""
+    return f"− the offered roll{on} lapses: {e['reason']}."
+
+
 def _stack(e: ev.StackPushed, names: Names) -> str | None:
     who, target = names.player(e["player"]), names.item(e["target"])
     if e["kind"] == "counter":
@@ -262,6 +288,9 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "effect_ended": _effect_ended,
     "tokens": _tokens,
     "list_changed": _list_changed,
+    "offer_made": _offer_made,
+    "offer_taken": _offer_taken,
+    "offer_lapsed": _offer_lapsed,
     "stack": _stack,
     "countered": _countered,
     "card_drawn": _drawn,

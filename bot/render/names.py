@@ -25,6 +25,7 @@ class Names:
     items: Mapping[int, str] = field(default_factory=dict)
     options: Mapping[str, str] = field(default_factory=dict)
     actions: Mapping[int, Json] = field(default_factory=dict)
+    offers: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # the lists offered
 
     @classmethod
     def of(cls, game: Game) -> Names:
@@ -39,6 +40,7 @@ class Names:
         items: dict[int, str] = {}
         options: dict[str, str] = {}
         actions: dict[int, Json] = {}
+        offers: dict[int, tuple[str, ...]] = {}
         for event in events:
             match event["type"]:
                 case "game_started":
@@ -55,9 +57,11 @@ class Names:
                     options.update((o["id"], o["name"]) for o in event["options"])
                 case "action":
                     actions[event["seq"]] = event["action"]
+                case "offer_made":
+                    offers[event["id"]] = tuple(event["tables"])
                 case _:
                     pass
-        return cls(players, ruleset, effects, middle, items, options, actions)
+        return cls(players, ruleset, effects, middle, items, options, actions, offers)
 
     def player(self, player_id: str | None) -> str:
         if player_id is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
-from bot.render.lines import TOKENS, wrap
+from bot.render.lines import TOKENS, offered, wrap
 from bot.render.names import Names
 
 
@@ -28,7 +28,17 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
     pending = pending_line(state, names)
     if pending is not None:
         lines.append(pending)
+    lines += offer_lines(state, names)
     return "\n".join(lines)
+
+
+def offer_lines(state: GameState, names: Names) -> list[str]:
+    """The rolls results have offered and nobody has taken yet (they lapse at turn end)."""
+    return [
+        f"Offered to {names.player(o.player)} by {o.name}: a roll on {offered(o.tables, names)}"
+        f" (`chaos roll {o.tables[0]}`)"
+        for o in state.offers.values()
+    ]
 
 
 def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:
