@@ -239,5 +239,10 @@ def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:
             return a.Choose(
                 actor=who.id, referee=who.referee, option=view.options[step.option - 1][0]
             )
+        case StepKind.OFFER:
+            if not 1 <= step.option <= len(view.offers):
+                raise ChaosError("That roll isn't on offer any more.")
+            table = view.offers[step.option - 1][1]
+            return a.RollChaos(actor=who.id, referee=who.referee, table=table)
         case StepKind.PICK:  # pragma: no cover - handled before an action is built
             raise ChaosError("Choose from the menu.")

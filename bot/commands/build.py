@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from bot.commands.grammar import Args, Command, CommandError, Kind
 from bot.engine import actions as a
 from bot.engine.model import Ruleset
+from bot.engine.offers import open_offers
 from bot.engine.state import GameState
 
 # Commands only the host or a referee may use. A console has no roles: whoever types is
@@ -35,6 +36,7 @@ class GameView:
     lists: Mapping[str, str] = field(default_factory=dict)  # list id -> name
     options: tuple[tuple[str, str], ...] = ()  # the pending choice's (id, name), in order
     chooser: str | None = None  # who has that choice to make
+    offers: tuple[tuple[int, str], ...] = ()  # (offer id, list) of every open offer, in order
 
     @classmethod
     def of(cls, state: GameState, ruleset: Ruleset) -> GameView:
@@ -48,6 +50,7 @@ class GameView:
             lists={t.id: t.name for t in ruleset.tables.values()},
             options=tuple(pending.options) if pending else (),
             chooser=pending.player if pending else None,
+            offers=tuple(open_offers(state)),
         )
 
     def player(self, name: str) -> str:

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine.model import ChaosSource, Ruleset
+from bot.engine.offers import open_offers
 from bot.engine.state import GameState, Phase
 
 MAX_OPTION_BUTTONS = 5  # more options than this go into one "choose" button and a menu
+MAX_OFFER_BUTTONS = 10  # one per offered list; the rest are taken with `/chaos roll list:`
 
 
 class StepKind(StrEnum):
@@ -23,6 +25,7 @@ class StepKind(StrEnum):
     NEXT = "next"
     CHOOSE = "choose"  # one option of the pending choice (`option` is its number, from 1)
     PICK = "pick"  # open the pending choice privately (a spite look, or many options)
+    OFFER = "offer"  # take an offered roll (`option` is its number among the offered lists)
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,18 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
         ]
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
         return [Step(StepKind.REVEAL, "Reveal")]
+    offers = [
+        Step(StepKind.OFFER, _short(f"Roll on {_called(ruleset, table)}"), number)
+        for number, (_, table) in enumerate(open_offers(state), 1)
+    ][:MAX_OFFER_BUTTONS]
     if state.active is not None and not state.rolled:
         roll = "Draw chaos card" if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
-        return [Step(StepKind.ROLL, roll)]  # Next turn would only be refused until then
-    return [Step(StepKind.NEXT, "Next turn")]
+        return [Step(StepKind.ROLL, roll), *offers]  # Next turn would only be refused now
+    return [*offers, Step(StepKind.NEXT, "Next turn")]
+
+
+def _called(ruleset: Ruleset, table: str) -> str:
+    return ruleset.tables[table].name if table in ruleset.tables else table
 
 
 def _short(name: str, limit: int = 80) -> str:

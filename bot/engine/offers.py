@@ -58,6 +58,11 @@ def offered_to(
     return None
 
 
+def open_offers(state: GameState) -> list[tuple[int, TableId]]:
+    """Every list an open offer names, as ``(offer id, list)``, oldest offer first."""
+    return [(o.id, t) for _, o in sorted(state.offers.items()) for t in o.tables]
+
+
 def take_offer(ctx: Context, offer: PendingOffer, table: TableId) -> None:
     """Close `offer` as taken on `table` (the caller makes the roll); the rest is withdrawn."""
     ctx.emit(
