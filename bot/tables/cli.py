@@ -128,6 +128,12 @@ def run_import(args: argparse.Namespace) -> int:
         f"wrote {len(written)} files to {args.output} (ruleset {conversion.ruleset_id!r},"
         f" {len(conversion.warnings)} warnings)"
     )
+    named = conversion.named
+    if named.results:
+        print(
+            f"{len(named.results)} results name other lists in their text: {named.links} became"
+            f" links (rolled at once), {named.offers} offer rolls"
+        )
     for problem in result.problems:
         print(problem)
     print(result.summary())

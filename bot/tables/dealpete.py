@@ -21,6 +21,7 @@ import yaml
 from bot.engine.errors import TableError
 from bot.tables import dealpete_dice as dd
 from bot.tables import dealpete_entries as de
+from bot.tables import dealpete_named as dn
 from bot.tables.registry import bundled_dir
 from bot.tables.schema import MAX_NAME, MAX_TEXT, describe
 
@@ -41,6 +42,7 @@ class Conversion:
     files: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     ruleset_id: str = "dealpete"
+    named: dn.Named = field(default_factory=dn.Named)
 
 
 @dataclass
@@ -74,7 +76,7 @@ def convert_dealpete(
     result = Conversion(ruleset_id=_ruleset_id(source))
     lists = _lists(data, source, result)
     for item in lists:
-        table = _table(item, lists, source, result.warnings)
+        table = _table(item, lists, source, result.warnings, result.named)
         result.files[f"{item.id}.yaml"] = _dump(table)
     result.files[RULESET_FILE] = _dump(_ruleset(lists, result, source, rules_file))
     return result
@@ -185,7 +187,9 @@ def _unique(ident: str, taken: set[str], short: str, warnings: list[str]) -> str
     return final
 
 
-def _table(item: _List, lists: list[_List], source: str, warnings: list[str]) -> dict[str, object]:
+def _table(
+    item: _List, lists: list[_List], source: str, warnings: list[str], named: dn.Named
+) -> dict[str, object]:
     where = f"{source}: list {item.short!r}"
     placed: list[dd.Placed] = []
     bodies: list[dict[str, object]] = []
@@ -210,6 +214,7 @@ def _table(item: _List, lists: list[_List], source: str, warnings: list[str]) ->
         placed.append(dd.Placed(low, high, pos))
         where_roll = de.Where(at, item.short, pos, warnings)
         bodies.append(de.entry(roll, where_roll, targets, is_global=is_global))
+        dn.name_lists(bodies[-1], where_roll, targets, named)
         for key in roll:
             if key not in _ROLL_KEYS and key not in de.CREATURE:
                 unknown.setdefault(describe(key), []).append(pos)
