@@ -4,9 +4,9 @@ Part of the importer (:mod:`bot.tables.dealpete`). Deal writes "Roll on [vortex]
 do, roll on [extreme]" in a result's text, naming another list by its ``short_name`` in
 brackets. A first sentence that is nothing but an unconditional "Roll on [x]" or "Go to [x]"
 (or a later "Then roll on [x]") becomes a link, rolled at once like a ``{list: x}`` roll, when
-the entry does nothing else. Every other list a result names becomes an offered roll; a sentence naming
-several lists with an "or" between them ("choose one of [a], [b], or [c]") offers one of them.
-The text stays as written, so players still read the conditions.
+the entry does nothing else. Every other list a result names becomes an offered roll; a
+sentence naming several lists with an "or" between them ("choose one of [a], [b], or [c]")
+offers one of them. The text stays as written, so players still read the conditions.
 """
 
 from __future__ import annotations
