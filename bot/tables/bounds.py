@@ -81,7 +81,10 @@ def check_bounds(ruleset: Ruleset, sources: Mapping[TableId, LoadedFile]) -> lis
     ]
     if not over:
         return []
-    bad = min(over, key=lambda w: (-w.dice, -w.bytes, w.table))  # the worst, or the first
+    costs = _costs(ruleset)
+    dearest = {t: max(c.dice for c in entries) for t, entries in costs.items()}
+    # The worst; among equals, the list whose own entries cost the most (where it explodes)
+    bad = min(over, key=lambda w: (-w.dice, -w.bytes, -dearest[w.table], w.table))
     if bad.dice > MAX_RESOLUTION_DICE:
         what = f"{_many(bad.dice)} dice (at most {MAX_RESOLUTION_DICE:,} are thrown"
     else:
@@ -199,14 +202,20 @@ def _chain(
     while table is not None and len(steps) < SHOWN_STEPS and depth < len(levels):
         below = levels[depth + 1] if depth + 1 < len(levels) else dict.fromkeys(costs, (0, 0, 0))
         entries = costs[table]
-        index = max(range(len(entries)), key=lambda i: _totals(entries[i], below)[pick])
+        index = max(
+            range(len(entries)),
+            key=lambda i: (_totals(entries[i], below)[pick], entries[i].dice, entries[i].bytes),
+        )
         cost = entries[index]
         file, line = _where(sources, ruleset.tables[table], index)
         steps.append((file, line, f"{_place(file, line)} {_does(cost)}"))
         if table in seen or not cost.children:
             break
         seen.add(table)
-        table = max(cost.children, key=lambda c: c[1] * below.get(c[0], (0, 0, 0))[pick])[0]
+        table = max(
+            cost.children,
+            key=lambda c: (min(c[1] * below.get(c[0], (0, 0, 0))[pick], CAP), c[0] == table),
+        )[0]
         depth += 1
     return steps
 
