@@ -17,7 +17,7 @@ from bot.guilds import check_settings
 from bot.locks import KeyedLocks
 from bot.store import BoardRecord, GuildSettings, Store, StoredTable
 from bot.tables import LoadedFile, LoadedRuleset
-from bot.tables.uploads import check_upload
+from bot.tables.uploads import CheckedUpload, check_upload, summarise
 
 CACHE_LIMIT = 10_000  # guilds and boards remembered; past this, the cache starts over
 
@@ -78,9 +78,14 @@ class GuildService:
         problem, with file, line and key) and stores nothing unless the file is valid.
         """
         file = check_upload(name, data, self._every_ruleset().values())
+        return file, await self.store_upload(guild, summarise(file), data)
+
+    async def store_upload(self, guild: str, checked: CheckedUpload, data: bytes) -> int:
+        """Store an upload that was checked (by :func:`~bot.tables.uploads.check_upload`, in a
+        worker process, say) as the guild's newest revision of its table; returns the revision.
+        """
         text = data.decode("utf-8-sig")
-        revision = await self.store.put_table(guild, file.id, text, now=self._clock())
-        return file, revision
+        return await self.store.put_table(guild, checked.id, text, now=self._clock())
 
     async def guild_tables(self, guild: str) -> list[StoredTable]:
         """The newest revision of each table the guild uploaded, by id."""

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import choices
 from bot.client.bot import ChaosBot
+from bot.client.files import fitting_file
 from bot.client.interactions import Caller, reply, scope_of
 from bot.commands import CommandError, GameView
 from bot.engine import actions as a
@@ -110,10 +109,14 @@ class GameCog(commands.GroupCog, group_name="game"):
             raise CommandError("That game's log is empty.")
         count = text.count("\n")
         name = f"chaos-game-{interaction.channel_id}.jsonl"
-        file = discord.File(io.BytesIO(text.encode()), filename=name)
+        data = text.encode()
+        if len(data) > interaction.filesize_limit:  # compressing it may take a moment
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        file, packed = await fitting_file(data, name, interaction.filesize_limit)
+        how = " (compressed with gzip: it is too big for Discord as it is)" if packed else ""
         await reply(
             interaction,
-            f"The log of the latest game here: {count} events, one JSON object per line.",
+            f"The log of the latest game here: {count} events, one JSON object per line{how}.",
             file=file,
             ephemeral=True,
         )

@@ -15,8 +15,8 @@ from bot.client.interactions import guild_key, reply
 from bot.client.permissions import require_manager
 from bot.commands.tables import find_table, table_list, table_lookup, table_show
 from bot.engine.errors import ChaosError
-from bot.tables import LoadedFile, TableProblems, load_bundled
-from bot.tables.uploads import MAX_UPLOAD, check_upload
+from bot.tables import TableProblems
+from bot.tables.uploads import MAX_UPLOAD, CheckedUpload
 
 Interaction = discord.Interaction[ChaosBot]
 TableName = app_commands.Range[str, 1, 60]
@@ -27,19 +27,8 @@ class UploadError(ChaosError):
     """An upload that can't be read at all (too big, not a YAML file)."""
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _summary(file: LoadedFile) -> str:
-    if file.table is not None:
-        what = f"a list of {_count(len(file.table.bands), 'entry', 'entries')}"
-        what += f" ({file.table.dice.notation})"
-    elif file.deck is not None:
-        what = f"a deck of {_count(sum(c.copies for c in file.deck.cards), 'card', 'cards')}"
-    else:
-        what = "a ruleset"
-    return f"**{file.title}** (`{file.id}`): {what}"
+def _summary(checked: CheckedUpload) -> str:
+    return f"**{checked.title}** (`{checked.id}`): {checked.what}"
 
 
 def _check_attachment(file: discord.Attachment) -> None:
@@ -62,7 +51,7 @@ async def _download(file: discord.Attachment) -> bytes:
 
 async def _problems(interaction: Interaction, name: str, error: TableProblems) -> None:
     """Every problem, each with its line; the whole list as a file too when it is long."""
-    count = len(error.problems)
+    count = getattr(error, "total", len(error.problems))  # a worker sends the first ones
     title = f"{name}: {count} problem{'s' * (count != 1)}, nothing was stored"
     text = str(error)
     embeds = text_embeds(title, text, colour=discord.Colour.red())
@@ -128,19 +117,14 @@ class TableCog(commands.GroupCog, group_name="table"):
     async def import_(self, interaction: Interaction, file: discord.Attachment) -> None:
         who, _ = await self.bot.play.caller(interaction)
         require_manager(who, "Uploading a table")
-        _check_attachment(file)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # downloading takes time
-        data = await _download(file)
-        try:
-            loaded, revision = await self.bot.service.import_table(
-                guild_key(interaction), file.filename, data
-            )
-        except TableProblems as error:
-            await _problems(interaction, file.filename, error)
+        found = await self._checked(interaction, file)
+        if found is None:
             return
+        checked, data = found
+        revision = await self.bot.service.store_upload(guild_key(interaction), checked, data)
         text = (
-            f"{_summary(loaded)}, stored as revision {revision}. Play with it:"
-            f" /game start tables:{loaded.id}"
+            f"{_summary(checked)}, stored as revision {revision}. Play with it:"
+            f" /game start tables:{checked.id}"
         )
         await reply(interaction, embeds=text_embeds("Table stored", text), ephemeral=True)
 
@@ -149,19 +133,29 @@ class TableCog(commands.GroupCog, group_name="table"):
     )
     @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
     async def validate(self, interaction: Interaction, file: discord.Attachment) -> None:
-        _check_attachment(file)
-        await interaction.response.defer(ephemeral=True, thinking=True)  # downloading takes time
-        data = await _download(file)
-        try:
-            loaded = check_upload(file.filename, data, load_bundled().values())
-        except TableProblems as error:
-            await _problems(interaction, file.filename, error)
+        found = await self._checked(interaction, file)
+        if found is None:
             return
         await reply(
             interaction,
-            embeds=text_embeds("No problems", f"{_summary(loaded)}. Nothing was stored."),
+            embeds=text_embeds("No problems", f"{_summary(found[0])}. Nothing was stored."),
             ephemeral=True,
         )
+
+    async def _checked(
+        self, interaction: Interaction, file: discord.Attachment
+    ) -> tuple[CheckedUpload, bytes] | None:
+        """Download an upload and check it in a worker process (bot.workers); None once its
+        problems have been answered. One check at a time per member, and a few in a while."""
+        _check_attachment(file)
+        with self.bot.upload_limits.hold(str(interaction.user.id)):
+            await interaction.response.defer(ephemeral=True, thinking=True)  # takes a while
+            data = await _download(file)
+            try:
+                return await self.bot.uploads.check(file.filename, data), data
+            except TableProblems as error:
+                await _problems(interaction, file.filename, error)
+                return None
 
     @app_commands.command(name="export", description="Download one of this server's tables")
     @app_commands.describe(table="The table's id")

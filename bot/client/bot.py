@@ -24,6 +24,8 @@ from bot.client.keeper import BoardKeeper
 from bot.client.play import Play
 from bot.config import Settings
 from bot.service import GameService
+from bot.uploadlimits import UploadLimits
+from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,8 @@ class ChaosBot(commands.Bot):
         self.settings = settings
         self.play = Play(self)
         self.boards = BoardKeeper(self, delay=board_delay)
+        self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
+        self.upload_limits = UploadLimits()
         self._extensions = extensions
         self._expiry: asyncio.Task[None] | None = None
         self._closing = False
@@ -142,6 +146,7 @@ class ChaosBot(commands.Bot):
             # date with the next action.
             await self.play.until_quiet(SHUTDOWN_GRACE)
             await self.boards.close()
+            await self.uploads.close()
         await super().close()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:

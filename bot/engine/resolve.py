@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from bot.engine.dice import InlineRoll, render_inline
 from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
+from bot.engine.limits import MAX_RESOLUTION_BYTES, MAX_RESOLUTION_DICE, roll_size
 from bot.engine.model import (
     Entry,
     Kind,
@@ -86,6 +87,8 @@ class Resolver:
         "_ignore_nested",
         "_lists",
         "_tables",
+        "bytes",
+        "dice",
         "next_id",
         "player",
         "result",
@@ -113,6 +116,8 @@ class Resolver:
         self.next_id = next_id
         self.used = used
         self.root: int | None = None
+        self.dice = 0  # thrown by this resolver, tables' and entries' (bot.engine.limits)
+        self.bytes = 0  # about, of its roll events
         self.result = Resolution()
         self._tables = ruleset.tables
         self._budget = ruleset.budget
@@ -158,11 +163,10 @@ class Resolver:
 
     def run(self, pending: list[Task]) -> Resolution:
         """Make the pending rolls, last item first, until none are left or the budget runs out."""
-        max_rolls, max_depth = self._budget.rolls, self._budget.depth
         result = self.result
         while pending and result.keep is None and result.exhausted is None:
             task = pending.pop()
-            if self.used >= max_rolls or task.depth > max_depth:
+            if self._spent(task):
                 self._exhaust(task)
                 break
             entry, roll = self._roll(task)
@@ -219,6 +223,9 @@ class Resolver:
             "inline": inline,
             "slot": task.slot,
         }
+        dice = len(faces) + sum(len(record["faces"]) for record in inline)
+        self.dice += dice
+        self.bytes += roll_size(len(text), dice)
         self.result.steps.append(Step(roll, entry, True))
         if task.table in self._lists:
             self.result.last_list = task.table
@@ -252,11 +259,10 @@ class Resolver:
 
     def _offer_keep(self, roll: Roll, slots: list[Task]) -> None:
         """Roll the candidates of a "roll N, keep one" and stop until the roller picks."""
-        budget = self._budget
         candidates: list[Any] = []
         for task in slots:
             while True:
-                if self.used >= budget.rolls or task.depth > budget.depth:
+                if self._spent(task):
                     self._exhaust(task)
                     return
                 entry, candidate = self._roll(task)
@@ -285,12 +291,31 @@ class Resolver:
             "used": self.used,
         }
 
+    def _spent(self, task: Task) -> bool:
+        """True when `task` may not be rolled: the budget, or a limit of bot.engine.limits."""
+        return (
+            self.used >= self._budget.rolls
+            or task.depth > self._budget.depth
+            or self.dice >= MAX_RESOLUTION_DICE
+            or self.bytes >= MAX_RESOLUTION_BYTES
+        )
+
     def _exhaust(self, task: Task) -> None:
         budget = self.ruleset.budget
         if self.used >= budget.rolls:
             message = (
                 f"roll budget used up: {budget.rolls} rolls in one resolution;"
                 " the rolls still pending are dropped"
+            )
+        elif self.dice >= MAX_RESOLUTION_DICE:
+            message = (
+                f"{self.dice:,} dice thrown in one resolution, and {MAX_RESOLUTION_DICE:,} is"
+                " the most; the rolls still pending are dropped"
+            )
+        elif self.bytes >= MAX_RESOLUTION_BYTES:
+            message = (
+                f"this resolution's log reached {MAX_RESOLUTION_BYTES // 1024} KB, the most one"
+                " may write; the rolls still pending are dropped"
             )
         else:
             message = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bot.engine import limits
 from bot.engine.dice import Dice, DiceExpr, Die, Sum, TensUnits, inline_exprs, parse_expr
 from bot.engine.errors import DiceError, TableError
 from bot.engine.model import (
@@ -154,10 +155,15 @@ def entry(
     if name is None or len(ck.problems) > before:
         return None
     try:
-        return Entry(id=entry_id, name=name, text=text, **fields)  # type: ignore[arg-type]
+        made = Entry(id=entry_id, name=name, text=text, **fields)  # type: ignore[arg-type]
     except TableError as error:  # the engine's own checks, should ours have missed one
         ck.add(path, str(error))
         return None
+    too_many = limits.entry_problem(made)
+    if too_many is not None:
+        ck.add(path, too_many)
+        return None
+    return made
 
 
 def _does(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.engine.errors import TableError
 from bot.engine.model import Budget, ChaosSource, Deck, RollTable, Ruleset
+from bot.tables.bounds import check_bounds
 from bot.tables.files import FileKind, FileResult, LoadedFile, inspect_file
 from bot.tables.graph import cycles, describe_cycle
 from bot.tables.problems import TableFileError, TableProblems, format_path
@@ -120,6 +121,11 @@ def check_folder(folder: Path, results: list[FileResult]) -> Folder:
     if problems:
         raise TableProblems(problems)
     ruleset = _build(rulesets[0], scope, folder) if rulesets else None
+    if ruleset is not None:
+        sources = {f.id: f for f in scope if f.table is not None}
+        problems += check_bounds(ruleset.ruleset, sources)
+        if problems:
+            raise TableProblems(problems)
     return Folder(folder, tuple(files), ruleset)
 
 

@@ -15,23 +15,47 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 import yaml
 
-from bot.tables.files import FileKind, LoadedFile, load_text
-from bot.tables.folders import LoadedRuleset
+from bot.tables.files import FileKind, FileResult, LoadedFile, inspect_document
+from bot.tables.folders import LoadedRuleset, check_folder
 from bot.tables.problems import TableFileError, TableProblems
-from bot.tables.snapshot import freeze, read_texts
-from bot.tables.yamlnodes import parse_document
+from bot.tables.snapshot import read_texts
+from bot.tables.yamlnodes import Document, parse_document
 
 MAX_UPLOAD = 256 * 1024  # bytes; the biggest bundled file is a fraction of this
+
+
+@dataclass(frozen=True)
+class CheckedUpload:
+    """What a valid upload holds, in a few plain words (a worker process sends it back)."""
+
+    id: str
+    kind: FileKind
+    title: str
+    what: str  # "a list of 6 entries (d6)", "a deck of 12 cards"
+
+
+def summarise(file: LoadedFile) -> CheckedUpload:
+    """The plain facts of a valid file, for the answer to an upload."""
+    if file.table is not None:
+        what = f"a list of {_count(len(file.table.bands), 'entry', 'entries')}"
+        what += f" ({file.table.dice.notation})"
+    elif file.deck is not None:
+        what = f"a deck of {_count(sum(c.copies for c in file.deck.cards), 'card', 'cards')}"
+    else:
+        what = "a ruleset"
+    return CheckedUpload(file.id, file.kind, file.title, what)
 
 
 def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> LoadedFile:
     """The table or deck an upload holds; TableProblems naming every problem (file:line key).
 
     `rulesets` are those the upload may be played in. It must fit at least one of those that
-    have a table or deck with its id (or of all of them, when none has).
+    have a table or deck with its id (or of all of them, when none has). The upload is parsed
+    once: each ruleset is checked with its files as already loaded and the upload put in.
     """
     if len(data) > MAX_UPLOAD:
         size = f"{len(data) / 1024:.0f} KB"
@@ -39,26 +63,29 @@ def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> L
             [TableFileError(name, 1, "", f"the file is {size}; {MAX_UPLOAD // 1024} KB at most")]
         )
     try:
-        file = load_text(data, name)
-    except TableProblems:
-        if _looks_like_dealpete(data, name):
+        doc = parse_document(data, name)
+    except TableFileError as error:
+        raise TableProblems([error]) from None
+    result = inspect_document(doc)
+    if result.loaded is None:
+        if _looks_like_dealpete(doc):
             message = (
                 "this looks like Peter Deal's chaos.yaml, a file of many lists: the bot's host"
                 " converts it with `chaos-referee tables import --from dealpete` (see the table"
                 " authors' guide); upload one of our table files here"
             )
-            raise TableProblems([TableFileError(name, 1, "", message)]) from None
-        raise
+            raise TableProblems([TableFileError(name, 1, "", message)])
+        raise TableProblems(result.problems)
+    file = result.loaded
     if file.kind is FileKind.RULESET:
         message = "a ruleset file can't be uploaded; upload its tables and decks one by one"
         raise TableProblems([file.doc.error(("kind",), message)])
-    text = data.decode("utf-8-sig")
     every = list(rulesets)
     declaring = [r for r in every if _declares(r, file.id)]
     problems: list[TableFileError] = []
     for loaded in declaring or every:
         try:
-            freeze(with_uploads(loaded, {file.id: text}, shown=name), loaded.folder)
+            check_folder(loaded.folder, _results_with(loaded, file, name))
         except TableProblems as error:
             problems += error.problems  # each names the ruleset's folder: classic/house.yaml:12
         else:
@@ -66,6 +93,34 @@ def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> L
     if problems:
         raise TableProblems(problems)
     return file
+
+
+def _results_with(loaded: LoadedRuleset, upload: LoadedFile, shown: str) -> list[FileResult]:
+    """The ruleset's files as loaded, named as a snapshot names them, with `upload` in place of
+    the file that declares its id (or added to the ruleset's tables): what :func:`freeze` of
+    :func:`with_uploads` would check, without reading or parsing anything again."""
+    folder = loaded.folder.name
+    head, *rest = loaded.files  # the ruleset file comes first
+    spec = head.ruleset
+    assert spec is not None
+    if not _declares(loaded, upload.id):
+        head = replace(head, ruleset=replace(spec, tables=(*spec.tables, upload.id)))
+    kept = [head, *(f for f in rest if f.id != upload.id)]
+    files = [_renamed(f, _snapshot_name(folder, f.name)) for f in kept]
+    name = _snapshot_name(folder, shown)
+    if name in {f.name for f in files}:  # another file has that name: keep both
+        name = _snapshot_name(folder, f"uploaded-{upload.id}.yaml")
+    files.append(_renamed(upload, name))
+    return [FileResult(f.name, f, (), f.id, f.refs) for f in sorted(files, key=lambda f: f.name)]
+
+
+def _renamed(file: LoadedFile, name: str) -> LoadedFile:
+    """`file` as if it had been read under `name` (problems and references say that name)."""
+    refs = tuple(replace(ref, file=name) for ref in file.refs)
+    spec = file.ruleset
+    if spec is not None:
+        spec = replace(spec, refs=[replace(ref, file=name) for ref in spec.refs])
+    return replace(file, name=name, doc=replace(file.doc, file=name), refs=refs, ruleset=spec)
 
 
 def with_uploads(
@@ -95,12 +150,8 @@ def with_uploads(
     return texts
 
 
-def _looks_like_dealpete(data: bytes, name: str) -> bool:
+def _looks_like_dealpete(doc: Document) -> bool:
     """A YAML list of mappings with Deal's keys (``short_name``, ``rolls``)."""
-    try:
-        doc = parse_document(data, name)
-    except TableFileError:
-        return False
     lists = doc.data
     return (
         isinstance(lists, list)
@@ -141,3 +192,7 @@ def _add_table(ruleset_text: str, table_id: str) -> str:
 def _snapshot_name(folder: str, file_name: str) -> str:
     base = file_name.replace("\\", "/").rsplit("/", 1)[-1]
     return f"{folder}/{base}" if folder else base
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
