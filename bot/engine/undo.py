@@ -25,11 +25,16 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
     """Emit the inverse of `outcome`, if it still has one, with `mark` (``undoes`` or ``item``).
 
     An outcome whose result is already gone (an effect ended by hand, an extra turn no longer
-    queued) has nothing left to take back.
+    queued) has nothing left to take back. Nothing of a player who is out comes back or is
+    taken: being out is final, and an out player keeps nothing.
     """
     state = ctx.state
     event = cast(dict[str, Any], outcome.event)
     player = str(event.get("player"))
+    owner = outcome.effect.owner if outcome.effect is not None else None
+    for someone in (state.players.get(player), state.players.get(owner or "")):
+        if someone is not None and someone.status is Status.OUT:
+            return
     match event["type"]:
         case "effect_started":
             if event["id"] in state.effects:

@@ -163,6 +163,22 @@ def test_a_countered_spite_roll_that_gained_life_leaves_its_roller_out() -> None
     assert_consistent(g)
 
 
+def test_countering_that_counter_later_does_not_bring_the_player_back() -> None:
+    rules = replace(tables(), spite=SpitePolicy.LIFE_GAIN_ROLL, spite_table="gain")
+    g = game(rules)
+    give_counters(g, "bob")
+    give_counters(g, "cy")
+    g.act(Life(actor="ann", player="ann", mode="set", amount=0))
+    g.act(Counter(actor="bob"))
+
+    events = g.act(Counter(actor="cy"))
+
+    assert [(e["item"], e["countered"]) for e in of_type(events, "countered")][-1][1] is False
+    assert not of_type(events, "life")
+    assert (g.state.players["ann"].status, g.state.players["ann"].life) == (Status.OUT, 0)
+    assert_consistent(g)
+
+
 def test_life_a_counter_takes_below_one_starts_the_spite_rule() -> None:
     g = game()
     give_counters(g, "bob")
