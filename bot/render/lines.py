@@ -115,6 +115,10 @@ def _turn_order(e: ev.TurnOrderChanged, names: Names) -> str:
         return f"↻ {who} takes an extra turn after this one."
     if e["change"] == "skip":
         return f"↷ {who} skips their next turn."
+    if e["change"] == "cancel_extra":
+        return f"✕ {who}'s extra turn is taken back."
+    if e["change"] == "cancel_skip":
+        return f"✕ {who}'s skip is taken back: they play their next turn."
     seats = [names.player(p) for p in e["order"]]
     if e["direction"] < 0:
         seats.reverse()

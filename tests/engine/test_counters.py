@@ -111,6 +111,7 @@ def test_a_countered_extra_turn_is_not_taken() -> None:
     [cancel] = of_type(events, "turn_order")
     assert (cancel["change"], cancel["player"], cancel["undoes"]) == ("cancel_extra", "ann", rolled)
     assert g.state.extra_queue == []
+    assert event_line(cast(Event, cancel), Names.of(g)) == "✕ Ann's extra turn is taken back."
     pass_turn(g)
     assert g.state.active == "bob"
     assert_consistent(g)
