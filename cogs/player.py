@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,6 +11,7 @@ from discord.ext import commands
 from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.engine import actions as a
+from bot.engine.errors import RulesError
 
 Interaction = discord.Interaction[ChaosBot]
 Name = app_commands.Range[str, 1, 40]
@@ -24,7 +27,8 @@ class PlayerCog(commands.GroupCog, group_name="player"):
     @app_commands.command(name="away", description="Step away: skipped and out of reach until back")
     @app_commands.describe(
         player="Who steps away (you, if left out)",
-        turns="For how many of their own turns (until /player back, if left out)",
+        turns="How many of their own turns they miss (until /player back, if left out)",
+        until="Back for their next turn, as a result that says so (the same as turns: 0)",
     )
     @app_commands.autocomplete(player=choices.players)
     async def away(
@@ -32,14 +36,18 @@ class PlayerCog(commands.GroupCog, group_name="player"):
         interaction: Interaction,
         player: Name | None = None,
         turns: app_commands.Range[int, 0, 1000] | None = None,
+        until: Literal["their next turn"] | None = None,
     ) -> None:
+        if until is not None and turns not in (None, 0):
+            raise RulesError("give either turns or until: their next turn, not both")
+        missed = 0 if until is not None else turns
         await self.bot.play.act(
             interaction,
             lambda who, view: a.Away(
                 actor=who.id,
                 referee=who.referee,
                 player=view.maybe_player(player),
-                turns=turns,
+                turns=missed,
             ),
         )
 

@@ -255,10 +255,14 @@ def life_lose(rest: str) -> Args:
     return _life("lose", rest)
 
 
-@command("player away [PLAYER] [TURNS]")
+@command("player away [PLAYER] [TURNS|next]")
 def player_away(rest: str) -> Args:
-    """PLAYER (you, if left out) steps away: skipped and out of reach, for TURNS of their
-    turns or until `player back`."""
+    """PLAYER (you, if left out) steps away: skipped and out of reach. TURNS is how many of
+    their own turns they miss; `next` brings them back for their next turn (as `0` does);
+    left out, they stay away until `player back`."""
+    head, _, last = rest.rstrip().rpartition(" ")
+    if last.casefold() == "next":
+        return {"player": player_name(head), "turns": 0}
     head, number = split_last_number(rest)
     turns = None if number is None else whole_number(number, "TURNS", "player away", high=1000)
     return {"player": player_name(head), "turns": turns}

@@ -16,12 +16,10 @@ from bot.engine.model import (
     Entry,
     PlayerId,
     TableId,
-    Token,
 )
-from bot.engine.offers import offer_reason, offered_to, take_offer, withdraw_offer
+from bot.engine.offers import offer_reason, offered_to, take_offer
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
-from bot.engine.state import StackItem
 from bot.engine.turns import end_effect
 
 
@@ -168,131 +166,6 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
         )
 
 
-# -- tokens: CounterRoll and RollFork ---------------------------------------------------------
-
-
-def counter(ctx: Context, action: act.Counter) -> None:
-    target = _spend(ctx, Token.COUNTER)
-    _push_counter(ctx, action.actor, target)
-
-
-def _push_counter(ctx: Context, player: PlayerId, target: StackItem | None) -> None:
-    """A counter goes on the stack and, if it has a target, counters it."""
-    item = ctx.state.next_id
-    ctx.emit(
-        {
-            "type": "stack",
-            "item": item,
-            "kind": "counter",
-            "player": player,
-            "target": target.id if target else None,
-            "table": None,
-            "entry": None,
-            "dice": [],
-            "result": 0,
-        }
-    )
-    if target is not None:
-        _counter(ctx, target, item)
-
-
-def fork(ctx: Context, action: act.Fork) -> None:
-    source = _spend(ctx, Token.FORK)
-    if source.kind == "counter":
-        # A copied counter counters the next live item beneath the one it copies.
-        below = [i for i in ctx.state.stack if i.live and i.id < source.id]
-        _push_counter(ctx, action.actor, below[-1] if below else None)
-        return
-    assert source.table is not None
-    assert source.entry is not None
-    entry = _entry(ctx, source.table, source.entry)
-    copy_of: Roll = {
-        "type": "roll",
-        "id": source.id,
-        "turn": ctx.state.turn,
-        "player": source.player,
-        "table": source.table,
-        "dice": list(source.dice),
-        "result": source.result,
-        "entry": {"id": entry.id, "name": entry.name},
-        "depth": 0,
-        "parent": None,
-        "ignored": False,
-        "reason": None,
-        "text": entry.text,
-        "inline": [],
-        "slot": None,
-    }
-    resolver = resolver_for(ctx, action.actor)
-    resolution = resolver.copy(copy_of, entry, f"copy of roll {source.id} (RollFork)")
-    record(ctx, resolution, kind="fork", target=source.id)
-
-
-def _spend(ctx: Context, token: Token) -> StackItem:
-    ctx.require_playing()
-    ctx.require_no_choice()
-    require(ctx.ruleset.tokens, "this ruleset has no CounterRoll or RollFork tokens")
-    holder = ctx.player(ctx.action.actor)
-    require(holder.tokens.get(token.value, 0) > 0, f"{holder.name} has no {token.label}")
-    target = ctx.state.live_item()
-    if target is None:
-        raise RulesError(f"there's no roll on the stack this turn for a {token.label}")
-    ctx.emit(
-        {
-            "type": "tokens",
-            "player": holder.id,
-            "token": token.value,
-            "delta": -1,
-            "reason": f"spent on item {target.id}",
-            "source": None,
-            "item": None,
-        }
-    )
-    return target
-
-
-def _counter(ctx: Context, target: StackItem, by: int) -> None:
-    """Counter `target`: take back what it did; if it was a counter, what it countered returns."""
-    ctx.emit({"type": "countered", "item": target.id, "by": by, "countered": True})
-    if target.kind == "counter":
-        if target.target is not None:
-            _restore(ctx, ctx.state.item(target.target), by)
-        return
-    for outcome in reversed(target.outcomes):
-        if outcome["type"] == "effect_started":
-            if outcome["id"] in ctx.state.effects:
-                end_effect(ctx, outcome["id"], "countered")
-        elif outcome["type"] == "offer_made":
-            withdraw_offer(ctx, outcome["id"], "its roll was countered")
-        elif outcome["type"] == "tokens":
-            # Take back the grant, but only what is still held: a token may already be spent.
-            held = ctx.state.players[outcome["player"]].tokens.get(outcome["token"], 0)
-            back = min(outcome["delta"], held)
-            if back > 0:
-                ctx.emit({**outcome, "delta": -back, "reason": "countered", "item": None})
-        else:
-            current, forced = outcome["was"]
-            change_list(ctx, current, forced, "countered", None)
-
-
-def _restore(ctx: Context, item: StackItem, by: int) -> None:
-    """`item`'s counter was countered: it stands again, and so does what it did."""
-    saved = list(item.outcomes)
-    ctx.emit({"type": "countered", "item": item.id, "by": by, "countered": False})
-    if item.kind == "counter":
-        if item.target is not None:
-            _counter(ctx, ctx.state.item(item.target), by)
-        return
-    for outcome in saved:
-        # An effect or offer comes back under a fresh id: the old one ended.
-        if outcome["type"] == "effect_started" or outcome["type"] == "offer_made":
-            fresh = outcome.copy()
-            fresh["id"] = ctx.state.next_id
-            ctx.emit(fresh)
-        else:
-            ctx.emit(outcome)
-
-
 def choose(ctx: Context, action: act.Choose) -> None:
     """Answer the pending choice: keep one roll, pick a split half, or pick a spite card."""
     ctx.require_playing()
@@ -307,7 +180,7 @@ def choose(ctx: Context, action: act.Choose) -> None:
         candidates = context["candidates"]
         assert isinstance(candidates, list)
         chosen = next(c for c in candidates if str(c["roll"]) == picked)
-        entry = _entry(ctx, chosen["table"], chosen["entry"])
+        entry = entry_of(ctx, chosen["table"], chosen["entry"])
         kept: Roll = {
             "type": "roll",
             "id": chosen["roll"],
@@ -348,11 +221,11 @@ def _match_option(options: list[tuple[str, str]], wanted: str) -> str:
     raise RulesError(f"{wanted!r} isn't one of the choices: {listed}")
 
 
-def _entry(ctx: Context, table: TableId, entry_id: str) -> Entry:
+def entry_of(ctx: Context, table: TableId, entry_id: str) -> Entry:
     if table in ctx.ruleset.decks:
         return ctx.ruleset.decks[table].card(entry_id)
     return next(e for e in ctx.ruleset.table(table).entries if e.id == entry_id)
 
 
 def _entry_name(ctx: Context, table: TableId, entry_id: str) -> str:
-    return _entry(ctx, table, entry_id).name
+    return entry_of(ctx, table, entry_id).name

@@ -78,19 +78,27 @@ class TurnEnded(TypedDict):
 
 
 class TurnSkipped(TypedDict):
+    """A player's turn is passed over: a skip used up, an absence, or an extra turn lost.
+
+    With ``extra`` true the turn passed over was an extra turn, which is used up as well.
+    """
+
     type: Literal["turn_skipped"]
     player: str
     why: Literal["skip", "extra", "away"]
+    extra: NotRequired[bool]
 
 
 class TurnOrderChanged(TypedDict):
-    """Reversal, a new seating, an extra turn queued or a skip added."""
+    """Reversal, a new seating, an extra turn or a skip added, or (by a counter) taken away."""
 
     type: Literal["turn_order"]
-    change: Literal["reverse", "seats", "extra", "skip"]
+    change: Literal["reverse", "seats", "extra", "skip", "cancel_extra", "cancel_skip"]
     player: str | None
     order: list[str]
     direction: int
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class RollRequirementWaived(TypedDict):
@@ -147,12 +155,15 @@ class EffectStarted(TypedDict):
     source: int | None
     card: NotRequired[str]
     item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class EffectEnded(TypedDict):
     type: Literal["effect_ended"]
     id: int
     reason: str
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class TokensChanged(TypedDict):
@@ -163,6 +174,7 @@ class TokensChanged(TypedDict):
     reason: str
     source: int | None
     item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class ListChanged(TypedDict):
@@ -174,6 +186,7 @@ class ListChanged(TypedDict):
     was: list[str | None]
     reason: str
     item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class OfferMade(TypedDict):
@@ -186,6 +199,7 @@ class OfferMade(TypedDict):
     source: int
     name: str
     item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class OfferTaken(TypedDict):
@@ -204,6 +218,8 @@ class OfferLapsed(TypedDict):
     type: Literal["offer_lapsed"]
     id: int
     reason: str
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class StackPushed(TypedDict):
@@ -280,6 +296,8 @@ class LifeChanged(TypedDict):
     life: int
     delta: int
     reason: str
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class SpiteStarted(TypedDict):
@@ -301,14 +319,23 @@ class PlayerOut(TypedDict):
 
 
 class PlayerAway(TypedDict):
+    """A player steps away and misses `turns` of their own turns (None: until they're back)."""
+
     type: Literal["player_away"]
     player: str
     turns: int | None
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class PlayerBack(TypedDict):
+    """A player is back; with ``active`` they take up the turn they left (a countered absence)."""
+
     type: Literal["player_back"]
     player: str
+    active: NotRequired[bool]
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
 
 
 class MiddleAdded(TypedDict):
@@ -373,5 +400,17 @@ Event: TypeAlias = (
     | GameEnded
 )
 
-# Outcomes a stack item produced; a counter takes them back, a counter of the counter restores them.
-EventOwner: TypeAlias = EffectStarted | TokensChanged | ListChanged | OfferMade
+# Outcomes a stack item produced (``item``), or that a counter took back from one (``undoes``):
+# a counter takes the first kind back, a counter of that counter takes back the second.
+EventOwner: TypeAlias = (
+    EffectStarted
+    | EffectEnded
+    | TokensChanged
+    | ListChanged
+    | LifeChanged
+    | TurnOrderChanged
+    | PlayerAway
+    | PlayerBack
+    | OfferMade
+    | OfferLapsed
+)

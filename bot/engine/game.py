@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from bot.engine import actions as a
-from bot.engine import chaos, decks, spite, turns, zones
+from bot.engine import chaos, counters, decks, spite, turns, zones
 from bot.engine.context import Context
 from bot.engine.errors import GameOverError, NothingToUndoError, NotYourTurnError
 from bot.engine.events import ActionTaken, Event, Json
@@ -29,8 +29,8 @@ HANDLERS: dict[type[a.Action], Handler] = {
     a.End: turns.end_game,
     a.RollChaos: chaos.roll_chaos,
     a.Reveal: decks.reveal,
-    a.Counter: chaos.counter,
-    a.Fork: chaos.fork,
+    a.Counter: counters.counter,
+    a.Fork: counters.fork,
     a.Spite: spite.spite,
     a.RollGlobal: chaos.roll_global,
     a.Choose: chaos.choose,

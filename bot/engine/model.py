@@ -49,6 +49,7 @@ class TurnChange(StrEnum):
     REVERSE = "reverse"  # play continues in the other direction
     EXTRA = "extra"  # the roller takes another turn after this one
     SKIP = "skip"  # the roller skips their next turn
+    AWAY = "away"  # the roller leaves the game until their next turn
 
 
 class Lasts(StrEnum):

@@ -1,14 +1,15 @@
 """What an honoured entry leaves behind: lasting effects, worlds, the Global, tokens, life,
-a forced list, a change to the turn order. Each becomes an event attributed to its stack item, so
-a CounterRoll can take it back.
+a forced list, a change to the turn order, an absence. Each becomes an event attributed to its
+stack item, so a CounterRoll can take it back.
 """
 
 from __future__ import annotations
 
 from bot.engine.context import Context
-from bot.engine.events import EffectStarted, Roll
+from bot.engine.events import EffectStarted, PlayerAway, Roll
 from bot.engine.model import Entry, Kind, Lasts, TableId, TurnChange
 from bot.engine.offers import make_offers
+from bot.engine.state import Status
 from bot.engine.turns import change_order, end_effect
 
 
@@ -28,10 +29,14 @@ def apply_entry(
     (the caller passes the id after the rolls it has yet to emit, so ids stay unique).
     """
     owner = roll["player"]
+    seated = ctx.state.players.get(owner)
+    # An out player has no turns and keeps nothing lasting (a spite roll made on the way out).
+    out = seated is not None and seated.status is Status.OUT
+    mark = {"item": item} if item is not None else None
     if entry.kind is Kind.GLOBAL:
         for effect in list(ctx.state.effects.values()):
             if effect.kind == "global":
-                end_effect(ctx, effect.id, f"replaced by {entry.name}")
+                end_effect(ctx, effect.id, f"replaced by {entry.name}", mark)
     if entry.kind in (Kind.WORLD, Kind.GLOBAL) or entry.duration is not None:
         lasts = entry.duration.lasts if entry.duration else Lasts.PERMANENT
         started: EffectStarted = {
@@ -55,6 +60,8 @@ def apply_entry(
         if card is not None:
             started["card"] = card
         ctx.emit(started)
+        if out and started["owner"] is not None:
+            end_effect(ctx, started["id"], f"{ctx.name(owner)} is out of the game")
     if entry.kind is Kind.TOKEN and entry.token is not None and owner in ctx.state.players:
         ctx.emit(
             {
@@ -78,6 +85,7 @@ def apply_entry(
                     "life": life + gained,
                     "delta": gained,
                     "reason": entry.name,
+                    "item": item,
                 }
             )
     if entry.next_list is not None:
@@ -88,8 +96,16 @@ def apply_entry(
             f"{entry.name} sends the next chaos roll to {entry.next_list}",
             item,
         )
-    if entry.turn is not None and owner in ctx.state.players:
-        change_order(ctx, entry.turn.value, None if entry.turn is TurnChange.REVERSE else owner)
+    if entry.turn is TurnChange.REVERSE:
+        change_order(ctx, "reverse", None, item)
+    elif entry.turn is TurnChange.AWAY:
+        if seated is not None and seated.status is Status.PLAYING:
+            away: PlayerAway = {"type": "player_away", "player": owner, "turns": 0}
+            if item is not None:
+                away["item"] = item
+            ctx.emit(away)
+    elif entry.turn is not None and seated is not None and not out:
+        change_order(ctx, "extra" if entry.turn is TurnChange.EXTRA else "skip", owner, item)
     if entry.offers:
         make_offers(ctx, entry, roll, item, first_id)
 

@@ -12,8 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.engine.events import Event, EventOwner
+from bot.engine.events import Event, OfferMade, TurnOrderChanged
 from bot.engine.model import Lasts, PlayerId
+from bot.engine.stack import ActiveEffect as ActiveEffect
+from bot.engine.stack import Outcome as Outcome
+from bot.engine.stack import StackItem as StackItem
+from bot.engine.stack import item_copy, record_outcome
 
 
 class Phase(StrEnum):
@@ -38,38 +42,6 @@ class Player:
     away_turns: int | None = None
     spited: bool = False
     spiting: bool = False
-
-
-@dataclass(frozen=True)
-class ActiveEffect:
-    """Something in play that outlasts its roll: a timed effect, a world enchantment, the Global."""
-
-    id: int
-    name: str
-    text: str
-    kind: str
-    owner: PlayerId | None
-    lasts: Lasts
-    turns_left: int
-    source: int | None
-    started_turn: int
-    card: str | None = None
-
-
-@dataclass
-class StackItem:
-    """A roll, counter or fork made this turn; tokens act on the most recent live one."""
-
-    id: int
-    kind: str
-    player: PlayerId
-    target: int | None
-    table: str | None = None
-    entry: str | None = None
-    dice: list[int] = field(default_factory=list)
-    result: int = 0
-    live: bool = True
-    outcomes: list[EventOwner] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -156,7 +128,7 @@ class GameState:
         clone.extra_queue = list(self.extra_queue)
         clone.skips = dict(self.skips)
         clone.effects = dict(self.effects)
-        clone.stack = [_item_copy(item) for item in self.stack]
+        clone.stack = [item_copy(item) for item in self.stack]
         clone.decks = {
             d: DeckState(list(p.draw), list(p.discard), list(p.looking))
             for d, p in self.decks.items()
@@ -229,20 +201,18 @@ def apply(state: GameState, event: Event) -> None:
             state.active = None
         case "turn_skipped":
             skipped = state.players[event["player"]]
+            if event["why"] == "extra" or event.get("extra"):
+                state.extra_queue.pop()
             match event["why"]:
-                case "extra":
-                    state.extra_queue.pop()
-                case "away":
-                    skipped.away_turns = (skipped.away_turns or 1) - 1
+                case "away" if skipped.away_turns is not None:
+                    skipped.away_turns -= 1
                 case "skip":
                     state.skips[skipped.id] -= 1
         case "turn_order":
             state.order = list(event["order"])
             state.direction = event["direction"]
-            if event["change"] == "extra" and event["player"] is not None:
-                state.extra_queue.append(event["player"])
-            elif event["change"] == "skip" and event["player"] is not None:
-                state.skips[event["player"]] = state.skips.get(event["player"], 0) + 1
+            _change_order(state, event)
+            record_outcome(state.stack, event)
         case "roll_waived" | "chaos_done":
             state.rolled = True
         case "roll":
@@ -261,13 +231,18 @@ def apply(state: GameState, event: Event) -> None:
                     event["entry"],
                     list(event["dice"]),
                     event["result"],
+                    spite=_spiting(state, event["player"]),
                 )
             )
         case "countered":
             countered = state.item(event["item"])
             countered.live = not event["countered"]
-            if not event["countered"]:
-                countered.outcomes = []  # its outcomes are emitted again, and recorded afresh
+            # What follows is recorded afresh: what the counter takes back, or (when the
+            # counter is countered) what the item does again.
+            if event["countered"]:
+                countered.undone = []
+            else:
+                countered.outcomes = []
         case "effect_started":
             state.next_id = max(state.next_id, event["id"] + 1)
             state.effects[event["id"]] = ActiveEffect(
@@ -282,27 +257,39 @@ def apply(state: GameState, event: Event) -> None:
                 started_turn=state.turn,
                 card=event.get("card"),
             )
-            _record_outcome(state, event)
+            record_outcome(state.stack, event)
         case "effect_ended":
-            state.effects.pop(event["id"], None)
+            ended = state.effects.pop(event["id"], None)
+            record_outcome(state.stack, event, effect=ended)
         case "tokens":
             tokens = state.players[event["player"]].tokens
             tokens[event["token"]] = tokens.get(event["token"], 0) + event["delta"]
-            _record_outcome(state, event)
+            record_outcome(state.stack, event)
         case "list_changed":
             state.current_list = event["current"]
             state.forced_list = event["forced"]
-            _record_outcome(state, event)
+            record_outcome(state.stack, event)
         case "offer_made":
             state.next_id = max(state.next_id, event["id"] + 1)
             state.offers[event["id"]] = PendingOffer(
                 event["id"], event["player"], tuple(event["tables"]), event["source"], event["name"]
             )
-            _record_outcome(state, event)
+            record_outcome(state.stack, event)
         case "offer_taken":
             state.offers.pop(event["id"], None)
         case "offer_lapsed":
-            state.offers.pop(event["id"], None)
+            gone = state.offers.pop(event["id"], None)
+            if gone is not None:
+                # A counter withdrew it: remember it, so countering that counter brings it back.
+                made: OfferMade = {
+                    "type": "offer_made",
+                    "id": gone.id,
+                    "player": gone.player,
+                    "tables": list(gone.tables),
+                    "source": gone.source,
+                    "name": gone.name,
+                }
+                record_outcome(state.stack, event, offer=made)
         case "card_drawn":
             deck = state.decks[event["deck"]]
             deck.draw.remove(event["card"])
@@ -338,6 +325,7 @@ def apply(state: GameState, event: Event) -> None:
             state.pending = None
         case "life":
             state.players[event["player"]].life = event["life"]
+            record_outcome(state.stack, event)
         case "spite_started":
             player = state.players[event["player"]]
             player.spiting = True
@@ -350,14 +338,18 @@ def apply(state: GameState, event: Event) -> None:
                 state.active = None
         case "player_away":
             player = state.players[event["player"]]
+            record_outcome(state.stack, event, active=state.active == player.id)
             player.status = Status.AWAY
             player.away_turns = event["turns"]
             if state.active == event["player"]:
                 state.active = None
         case "player_back":
             player = state.players[event["player"]]
+            record_outcome(state.stack, event, away=player.away_turns)
             player.status = Status.PLAYING
             player.away_turns = None
+            if event.get("active"):
+                state.active = player.id
         case "middle_added":
             state.next_id = max(state.next_id, event["card"] + 1)
             state.middle[event["card"]] = MiddleCard(
@@ -387,11 +379,27 @@ def fold(events: Iterable[Event]) -> GameState:
     return state
 
 
-def _record_outcome(state: GameState, event: EventOwner) -> None:
-    """Remember what a stack item did, so a counter can take it back and a fork can copy it."""
-    item = event.get("item")
-    if item is not None:
-        state.item(item).outcomes.append(event)
+def _spiting(state: GameState, player: PlayerId) -> bool:
+    seated = state.players.get(player)
+    return seated is not None and seated.spiting
+
+
+def _change_order(state: GameState, event: TurnOrderChanged) -> None:
+    """Queue or take back an extra turn or a skip (a reversal or new seating changed the order)."""
+    player = event["player"]
+    if player is None:
+        return
+    match event["change"]:
+        case "extra":
+            state.extra_queue.append(player)
+        case "cancel_extra":
+            # The most recently queued one, the last to be taken.
+            at = len(state.extra_queue) - 1 - state.extra_queue[::-1].index(player)
+            del state.extra_queue[at]
+        case "skip":
+            state.skips[player] = state.skips.get(player, 0) + 1
+        case "cancel_skip":
+            state.skips[player] -= 1
 
 
 def _looking(state: GameState, deck: str) -> list[str]:
@@ -404,11 +412,4 @@ def _looking(state: GameState, deck: str) -> list[str]:
 def _player_copy(player: Player) -> Player:
     clone = copy.copy(player)
     clone.tokens = dict(player.tokens)
-    return clone
-
-
-def _item_copy(item: StackItem) -> StackItem:
-    clone = copy.copy(item)
-    clone.dice = list(item.dice)
-    clone.outcomes = list(item.outcomes)
     return clone

@@ -7,11 +7,13 @@ player over once; extra turns are taken before the order moves on, the newest fi
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Literal, cast
 
 from bot.engine import actions as act
 from bot.engine.context import Context, require
 from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesError
+from bot.engine.events import EffectEnded, TurnOrderChanged, TurnSkipped
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.offers import lapse_offers
 from bot.engine.state import Phase, Status
@@ -87,13 +89,20 @@ def end_turn(ctx: Context) -> None:
 
 
 def following(ctx: Context) -> PlayerId:
-    """Who takes the next turn; the players passed over on the way are logged."""
+    """Who takes the next turn; the players passed over on the way are logged.
+
+    A skip or an absence falls on the player's next turn, whichever it is: an extra turn of
+    theirs is passed over (and used up) just as their seat is, and counts as a turn missed.
+    """
     state = ctx.state
     while state.extra_queue:
-        player = state.extra_queue[-1]
-        if state.players[player].status is Status.PLAYING:
-            return player
-        ctx.emit({"type": "turn_skipped", "player": player, "why": "extra"})
+        player = state.players[state.extra_queue[-1]]
+        if _passed_over(ctx, player.id, extra=True):
+            continue
+        if player.status is not Status.PLAYING:
+            ctx.emit({"type": "turn_skipped", "player": player.id, "why": "extra"})
+            continue
+        return player.id
     seats = state.order
     # After extra turns, play goes on from the seat whose regular turn came last.
     start = seats.index(state.seat) if state.seat in seats else -1
@@ -102,19 +111,35 @@ def following(ctx: Context) -> PlayerId:
     for _ in range(len(seats) * (1 + sum(state.skips.values()) + misses) + 1):
         start = (start + state.direction) % len(seats)
         candidate = state.players[seats[start]]
-        if candidate.status is Status.AWAY and candidate.away_turns is not None:
-            if candidate.away_turns == 0:
-                ctx.emit({"type": "player_back", "player": candidate.id})
-            else:
-                ctx.emit({"type": "turn_skipped", "player": candidate.id, "why": "away"})
-                continue
-        if candidate.status is not Status.PLAYING:
+        if _passed_over(ctx, candidate.id, extra=False):
             continue
-        if state.skips.get(candidate.id, 0) > 0:
-            ctx.emit({"type": "turn_skipped", "player": candidate.id, "why": "skip"})
+        if candidate.status is not Status.PLAYING:
             continue
         return candidate.id
     raise RulesError("nobody can take the next turn: everyone left is away")
+
+
+def _passed_over(ctx: Context, player_id: PlayerId, *, extra: bool) -> bool:
+    """Bring back a player whose absence is over; log and use up a missed or skipped turn.
+
+    True when `player_id`'s turn (an extra one if `extra`) is passed over for one of those.
+    """
+    player = ctx.state.players[player_id]
+    why: Literal["away", "skip"] | None = None
+    if player.status is Status.AWAY and player.away_turns is not None:
+        if player.away_turns == 0:
+            ctx.emit({"type": "player_back", "player": player.id})
+        else:
+            why = "away"
+    if player.status is Status.PLAYING and ctx.state.skips.get(player.id, 0) > 0:
+        why = "skip"
+    if why is None:
+        return False
+    skipped: TurnSkipped = {"type": "turn_skipped", "player": player.id, "why": why}
+    if extra:
+        skipped["extra"] = True
+    ctx.emit(skipped)
+    return True
 
 
 def extra_turn(ctx: Context, action: act.ExtraTurn) -> None:
@@ -155,19 +180,26 @@ def seats(ctx: Context, action: act.Seats) -> None:
 
 
 def change_order(
-    ctx: Context, change: Literal["reverse", "extra", "skip"], player: PlayerId | None
+    ctx: Context,
+    change: Literal["reverse", "extra", "skip"],
+    player: PlayerId | None,
+    item: int | None = None,
 ) -> None:
-    """Queue an extra turn or a skip for `player`, or reverse the direction of play."""
+    """Queue an extra turn or a skip for `player`, or reverse the direction of play.
+
+    `item` is the stack item whose result made the change, so a counter can take it back.
+    """
     direction = -ctx.state.direction if change == "reverse" else ctx.state.direction
-    ctx.emit(
-        {
-            "type": "turn_order",
-            "change": change,
-            "player": player,
-            "order": list(ctx.state.order),
-            "direction": direction,
-        }
-    )
+    changed: TurnOrderChanged = {
+        "type": "turn_order",
+        "change": change,
+        "player": player,
+        "order": list(ctx.state.order),
+        "direction": direction,
+    }
+    if item is not None:
+        changed["item"] = item
+    ctx.emit(changed)
 
 
 def away(ctx: Context, action: act.Away) -> None:
@@ -196,10 +228,17 @@ def end_game(ctx: Context, action: act.End) -> None:
     ctx.emit({"type": "game_ended", "reason": "ended by " + ctx.name(action.actor), "winner": None})
 
 
-def end_effect(ctx: Context, effect_id: int, reason: str) -> None:
-    """End an effect; a chaos card that lasted goes to its discard pile."""
+def end_effect(
+    ctx: Context, effect_id: int, reason: str, mark: Mapping[str, int | None] | None = None
+) -> None:
+    """End an effect; a chaos card that lasted goes to its discard pile.
+
+    `mark` attributes the end to a stack item (``item``: it replaced the effect; ``undoes``: a
+    counter took the effect back from it), so that a counter can undo the end in turn.
+    """
     effect = ctx.state.effects[effect_id]
-    ctx.emit({"type": "effect_ended", "id": effect_id, "reason": reason})
+    ended: EffectEnded = {"type": "effect_ended", "id": effect_id, "reason": reason}
+    ctx.emit(cast(EffectEnded, {**ended, **(mark or {})}))
     if effect.card is not None:
         deck = ctx.ruleset.start_table if effect.kind == "global" else ctx.ruleset.chaos_table
         if deck is not None and deck in ctx.state.decks:

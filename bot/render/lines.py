@@ -115,6 +115,10 @@ def _turn_order(e: ev.TurnOrderChanged, names: Names) -> str:
         return f"↻ {who} takes an extra turn after this one."
     if e["change"] == "skip":
         return f"↷ {who} skips their next turn."
+    if e["change"] == "cancel_extra":
+        return f"✕ {who}'s extra turn is taken back."
+    if e["change"] == "cancel_skip":
+        return f"✕ {who}'s skip is taken back: they play their next turn."
     seats = [names.player(p) for p in e["order"]]
     if e["direction"] < 0:
         seats.reverse()
@@ -246,9 +250,23 @@ def _spite_ended(e: ev.SpiteEnded, names: Names) -> str:
     return f"{names.player(e['player'])} {end}."
 
 
+def _skipped(e: ev.TurnSkipped, names: Names) -> str:
+    who = names.player(e["player"])
+    if e.get("extra") and e["why"] == "skip":
+        return f"{who} skips their extra turn: it is their next turn."
+    if e.get("extra"):
+        return f"{who} is away: their extra turn is passed over, and counts as missed."
+    return f"{who} {_SKIPPED[e['why']]}."
+
+
 def _away(e: ev.PlayerAway, names: Names) -> str:
     turns = e["turns"]
-    span = f" for {turns} turn{'s' * (turns != 1)}" if turns else ""
+    if turns is None:
+        span = " until they're back"
+    elif turns == 0:
+        span = " until their next turn"
+    else:
+        span = " and misses their next turn" if turns == 1 else f" and misses {turns} turns"
     return f"{names.player(e['player'])} steps away{span}."
 
 
@@ -280,7 +298,7 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "player_left": lambda e, names: f"{names.player(e['player'])} leaves the lobby.",
     "game_begun": _begun,
     "turn_started": _turn,
-    "turn_skipped": lambda e, names: f"{names.player(e['player'])} {_SKIPPED[e['why']]}.",
+    "turn_skipped": _skipped,
     "turn_order": _turn_order,
     "roll_waived": _waived,
     "budget_exhausted": lambda e, names: f"! the resolution stopped: {e['message']}.",

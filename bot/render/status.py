@@ -73,7 +73,10 @@ def _marks(state: GameState, player: Player, once: bool) -> str:
         marks.append("out")
     elif player.status is Status.AWAY:
         left = player.away_turns
-        marks.append(f"away ({left} turn{'s' * (left != 1)})" if left is not None else "away")
+        if left == 0:
+            marks.append("away until their next turn")
+        else:
+            marks.append(f"away ({left} turn{'s' * (left != 1)})" if left is not None else "away")
     if state.skips.get(player.id, 0):
         marks.append("skips next turn")
     if state.extra_queue.count(player.id):

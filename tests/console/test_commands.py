@@ -124,6 +124,8 @@ def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]
         ("player away 2", a.Away(actor="cy", turns=2)),
         ("player away ann", a.Away(actor="cy", player="ann")),
         ("player away Bob Smith 3", a.Away(actor="cy", player="bob smith", turns=3)),
+        ("player away next", a.Away(actor="cy", turns=0)),
+        ("player away Bob Smith NEXT", a.Away(actor="cy", player="bob smith", turns=0)),
         ("player back ann", a.Back(actor="cy", player="ann")),
     ],
 )

@@ -173,7 +173,7 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
         r"> middle list",
         r"  #(\d+) Black Lotus \(from Ann, turn 1\)",
         r"── Turn 2 — Bob ──",
-        r"Cy steps away for 1 turn\.",
+        r"Cy steps away and misses their next turn\.",
         r"Bob rolls List [AB] d8×d10 .+",
         r"Chaos Lists A–F · turn 2 — Bob's turn; this turn's chaos is done\.",
         r"   Cy +20 life  \[away \(1 turn\)\]",

@@ -68,6 +68,19 @@ async def test_away_with_no_turns_is_back_for_the_next_one(fake_discord, tmp_pat
 
 
 @aio
+async def test_away_until_their_next_turn_is_a_named_choice(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player, guest = await t.game("classic", players=3)
+        away = await t.slash("player away", {"until": "their next turn"}, user=player)
+        assert "player steps away until their next turn" in text_of(away)
+        assert "[away until their next turn]" in seat_line(await board_of(t), "player")
+        assert "Turn 2 — player" in text_of(await pass_turn(t, owner))
+        assert await status_of(t, player) is Status.PLAYING
+        both = {"until": "their next turn", "turns": 2}
+        refused(await t.slash("player away", both, user=guest), "either turns or until")
+
+
+@aio
 async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)

@@ -179,7 +179,7 @@ def test_counter_ends_the_lasting_effects_of_the_roll() -> None:
         "by": pushed["item"],
         "countered": True,
     }
-    assert ended == {"type": "effect_ended", "id": fog, "reason": "countered"}
+    assert ended == {"type": "effect_ended", "id": fog, "reason": "countered", "undoes": rolled}
     assert game.state.effects == {}
     assert live(game) == {rolled: False, pushed["item"]: True}
     assert tokens_of(game, "bob") == (0, 0)

@@ -1,0 +1,142 @@
+"""CounterRoll and RollFork: spending them on the most recent item of this turn's stack.
+
+A counter takes back the whole of what the item did (see :mod:`bot.engine.undo`); a counter of a
+counter restores exactly what stood before. A fork copies the item under the forker's control.
+"""
+
+from __future__ import annotations
+
+from bot.engine import actions as act
+from bot.engine.chaos import entry_of, record, resolver_for
+from bot.engine.context import Context, require
+from bot.engine.errors import RulesError
+from bot.engine.events import Roll
+from bot.engine.model import PlayerId, Token
+from bot.engine.spite import lose
+from bot.engine.state import Phase, StackItem, Status
+from bot.engine.turns import knock_out
+from bot.engine.undo import take_back
+
+
+def counter(ctx: Context, action: act.Counter) -> None:
+    target = _spend(ctx, Token.COUNTER)
+    _push_counter(ctx, action.actor, target)
+
+
+def _push_counter(ctx: Context, player: PlayerId, target: StackItem | None) -> None:
+    """A counter goes on the stack and, if it has a target, counters it."""
+    item = ctx.state.next_id
+    ctx.emit(
+        {
+            "type": "stack",
+            "item": item,
+            "kind": "counter",
+            "player": player,
+            "target": target.id if target else None,
+            "table": None,
+            "entry": None,
+            "dice": [],
+            "result": 0,
+        }
+    )
+    if target is not None:
+        _counter(ctx, target, item)
+        _below_one(ctx)
+
+
+def fork(ctx: Context, action: act.Fork) -> None:
+    source = _spend(ctx, Token.FORK)
+    if source.kind == "counter":
+        # A copied counter counters the next live item beneath the one it copies.
+        below = [i for i in ctx.state.stack if i.live and i.id < source.id]
+        _push_counter(ctx, action.actor, below[-1] if below else None)
+        return
+    assert source.table is not None
+    assert source.entry is not None
+    entry = entry_of(ctx, source.table, source.entry)
+    copy_of: Roll = {
+        "type": "roll",
+        "id": source.id,
+        "turn": ctx.state.turn,
+        "player": source.player,
+        "table": source.table,
+        "dice": list(source.dice),
+        "result": source.result,
+        "entry": {"id": entry.id, "name": entry.name},
+        "depth": 0,
+        "parent": None,
+        "ignored": False,
+        "reason": None,
+        "text": entry.text,
+        "inline": [],
+        "slot": None,
+    }
+    resolver = resolver_for(ctx, action.actor)
+    resolution = resolver.copy(copy_of, entry, f"copy of roll {source.id} (RollFork)")
+    record(ctx, resolution, kind="fork", target=source.id)
+
+
+def _spend(ctx: Context, token: Token) -> StackItem:
+    ctx.require_playing()
+    ctx.require_no_choice()
+    require(ctx.ruleset.tokens, "this ruleset has no CounterRoll or RollFork tokens")
+    holder = ctx.player(ctx.action.actor)
+    require(holder.tokens.get(token.value, 0) > 0, f"{holder.name} has no {token.label}")
+    target = ctx.state.live_item()
+    if target is None:
+        raise RulesError(f"there's no roll on the stack this turn for a {token.label}")
+    ctx.emit(
+        {
+            "type": "tokens",
+            "player": holder.id,
+            "token": token.value,
+            "delta": -1,
+            "reason": f"spent on item {target.id}",
+            "source": None,
+            "item": None,
+        }
+    )
+    return target
+
+
+def _counter(ctx: Context, target: StackItem, by: int) -> None:
+    """Counter `target`: take back what it did; if it was a counter, what it countered returns."""
+    ctx.emit({"type": "countered", "item": target.id, "by": by, "countered": True})
+    if target.kind == "counter":
+        if target.target is not None:
+            _restore(ctx, ctx.state.item(target.target), by)
+        return
+    for outcome in reversed(target.outcomes):
+        take_back(ctx, outcome, {"undoes": target.id})
+
+
+def _restore(ctx: Context, item: StackItem, by: int) -> None:
+    """`item`'s counter was countered: it stands again, with what the counter took from it."""
+    taken = list(item.undone)
+    ctx.emit({"type": "countered", "item": item.id, "by": by, "countered": False})
+    if item.kind == "counter":
+        if item.target is not None:
+            _counter(ctx, ctx.state.item(item.target), by)
+        return
+    for outcome in reversed(taken):
+        take_back(ctx, outcome, {"item": item.id})
+
+
+def _below_one(ctx: Context) -> None:
+    """Life a counter took back may leave a player below 1: they lose as anyone would.
+
+    A countered spite roll's life gain means that spite failed: its roller is out at once, with
+    no second spite. Being out is final, even if the counter is countered later.
+    """
+    dropped = {e["player"] for e in ctx.events if e["type"] == "life" and e["delta"] < 0}
+    for player_id in sorted(dropped):
+        player = ctx.state.players[player_id]
+        if player.status is Status.OUT or player.life is None or player.life >= 1:
+            continue
+        if player.spiting or ctx.state.phase is not Phase.PLAYING:
+            continue
+        spites = [i for i in ctx.state.stack if i.spite and i.player == player_id]
+        if spites and not spites[-1].live:
+            knock_out(ctx, player_id, "lost: the life the spite roll gained was countered")
+        else:
+            lose(ctx, player_id, "dropped below 1 life when a counter took back life gained")
