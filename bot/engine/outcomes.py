@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bot.engine.context import Context
 from bot.engine.events import EffectStarted, Roll
-from bot.engine.model import Entry, Kind, Lasts, TableId, TurnChange
+from bot.engine.lifegain import MAX_LIFE, LifeGain, amounts, card_x
+from bot.engine.model import Entry, Kind, Lasts, PlayerId, TableId, TurnChange
 from bot.engine.turns import change_order, end_effect
 
 
@@ -27,6 +28,8 @@ def apply_entry(
     (the caller passes the id after the rolls it has yet to emit, so ids stay unique).
     """
     owner = roll["player"]
+    if entry.removes:
+        remove(ctx, entry.removes, f"removed by {entry.name}")
     if entry.kind is Kind.GLOBAL:
         for effect in list(ctx.state.effects.values()):
             if effect.kind == "global":
@@ -66,19 +69,8 @@ def apply_entry(
                 "item": item,
             }
         )
-    if entry.life is not None and owner in ctx.state.players:
-        life = ctx.state.players[owner].life
-        if life is not None:
-            gained = entry.life.roll(ctx.rng).total
-            ctx.emit(
-                {
-                    "type": "life",
-                    "player": owner,
-                    "life": life + gained,
-                    "delta": gained,
-                    "reason": entry.name,
-                }
-            )
+    if entry.life is not None and entry.life.known and owner in ctx.state.players:
+        gain_life(ctx, entry.life, owner, entry.name, x=card_x(roll["inline"]))
     if entry.next_list is not None:
         change_list(
             ctx,
@@ -89,6 +81,39 @@ def apply_entry(
         )
     if entry.turn is not None and owner in ctx.state.players:
         change_order(ctx, entry.turn.value, None if entry.turn is TurnChange.REVERSE else owner)
+
+
+def gain_life(
+    ctx: Context, gain: LifeGain, owner: PlayerId, why: str, *, x: int = 0, asked: int | None = None
+) -> None:
+    """Tracked life totals go up by what `gain` gives (players whose life isn't tracked: no)."""
+    seated = [p.id for p in ctx.state.seated()]
+    if owner not in seated:
+        seated.append(owner)
+    gains, _ = amounts(gain, owner, seated, ctx.rng, x=x, asked=asked)
+    for player_id, amount in gains:
+        life = ctx.state.players[player_id].life
+        if life is not None:
+            new = min(life + amount, MAX_LIFE)
+            ctx.emit(
+                {
+                    "type": "life",
+                    "player": player_id,
+                    "life": new,
+                    "delta": new - life,
+                    "reason": why,
+                }
+            )
+
+
+def remove(ctx: Context, what: tuple[str, ...], reason: str) -> None:
+    """End the effects in play that `what` names: worlds, globals, effects, or by name."""
+    kinds = {"worlds": "world", "globals": "global", "effects": "effect"}
+    names = {w.casefold() for w in what if w not in kinds}
+    wanted = {kinds[w] for w in what if w in kinds}
+    for effect in list(ctx.state.effects.values()):
+        if effect.kind in wanted or effect.name.casefold() in names:
+            end_effect(ctx, effect.id, reason)
 
 
 def change_list(

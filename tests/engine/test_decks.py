@@ -25,6 +25,7 @@ from bot.engine import (
     Kind,
     Lasts,
     Life,
+    LifeGain,
     NextTurn,
     NotYourTurnError,
     Reveal,
@@ -42,7 +43,9 @@ PLAIN = Entry("p1", "Plain one", text="Nothing lasts.")
 PLAIN_2 = Entry("p2", "Plain two", text="Nothing lasts either.")
 STAYS = Entry("stay", "Stays", text="Lasts all game.", duration=Duration(Lasts.PERMANENT))
 NEXT_TURN = Entry("next", "Until next turn", text="A while.", duration=Duration(Lasts.NEXT_TURN))
-HEAL = Entry("heal", "Healing card", text="Gain 5 life.", gains_life=True, life=parse_expr("5"))
+HEAL = Entry(
+    "heal", "Healing card", text="Gain 5 life.", gains_life=True, life=LifeGain(parse_expr("5"))
+)
 SPLIT = Entry(
     "split",
     "Fire // Ice",
