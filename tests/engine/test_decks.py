@@ -422,7 +422,11 @@ def test_a_split_card_can_be_the_spite_card() -> None:
     events = game.act(Choose(actor="bob", option="yes"))
     assert events[-2:] == [
         {"type": "spite_ended", "player": "bob", "survived": False},
-        {"type": "player_out", "player": "bob", "reason": "lost to a card's effect: it still holds"},
+        {
+            "type": "player_out",
+            "player": "bob",
+            "reason": "lost to a card's effect: it still holds",
+        },
     ]
 
 

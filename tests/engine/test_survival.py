@@ -35,6 +35,7 @@ from bot.engine import (
 )
 from bot.engine.errors import RulesError
 from bot.engine.state import Status
+from bot.tables import load_bundled
 from tests.engine.tiny import assert_consistent, fixed, of_type
 
 PLAYERS = ("ann", "bob", "cy")
@@ -350,3 +351,34 @@ def test_a_card_that_removes_the_global_brings_the_next_one() -> None:
     (new,) = game.state.effects.values()
     assert (new.kind, new.id != old) == ("global", True)
     assert_consistent(game)
+
+
+# -- the bundled classic entries the issue names ----------------------------------------------
+
+
+def bundled(name: str) -> Entry:
+    chaos = load_bundled()["classic"].ruleset.tables["chaos"]
+    return next(e for e in chaos.entries if e.name == name)
+
+
+def test_bundled_rain_of_blessings_saves_with_3_life_and_heals_everyone() -> None:
+    game = begin(classic(bundled("Rain of Blessings")))
+    lose_all(game)
+    assert lives(game) == {"ann": 23, "bob": 3, "cy": 23}
+    assert game.state.players["bob"].status is Status.PLAYING
+
+
+def test_bundled_biorhythm_with_no_creature_does_not_save() -> None:
+    game = begin(classic(bundled("Biorhythm")))
+    events = lose_all(game)
+    (offer,) = of_type(events, "choice_offered")
+    assert offer["context"]["question"].startswith("Biorhythm: Do you control a creature?")
+    game.act(Choose(actor="bob", option="no"))
+    assert game.state.players["bob"].status is Status.OUT
+
+
+def test_bundled_tranquility_destroys_the_worlds() -> None:
+    game = begin(classic(bundled("Tranquility")))
+    assert [e.kind for e in game.state.effects.values()] == ["world"]
+    game.act(RollChaos(actor="ann"))
+    assert game.state.effects == {}
