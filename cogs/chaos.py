@@ -12,7 +12,6 @@ from bot.client.embeds import result_embeds
 from bot.client.interactions import Caller, reply, scope_of
 from bot.commands import GameView
 from bot.engine import actions as a
-from bot.engine.survival import REASONS as LOSS_REASONS
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -67,7 +66,7 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
     )
     @app_commands.autocomplete(player=choices.players)
     @app_commands.choices(
-        reason=[app_commands.Choice(name=reason, value=reason) for reason in LOSS_REASONS]
+        reason=[app_commands.Choice(name=reason, value=reason) for reason in a.LOSS_REASONS]
     )
     async def spite(
         self,

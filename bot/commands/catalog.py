@@ -21,7 +21,7 @@ from bot.commands.grammar import (
     usage_of,
     whole_number,
 )
-from bot.engine.survival import REASONS as LOSS_REASONS
+from bot.engine.actions import LOSS_REASONS
 
 MAX_TEXT = 100
 

@@ -88,6 +88,9 @@ class Fork(Action):
     name = "chaos fork"
 
 
+LOSS_REASONS = ("life", "poison", "library", "card")  # why a player would lose (see survival)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Spite(Action):
     """`player` would lose the game: apply the ruleset's spite rule.

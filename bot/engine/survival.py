@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from bot.engine.actions import LOSS_REASONS
 from bot.engine.context import Context
 from bot.engine.errors import RulesError
 from bot.engine.events import EntryRef
@@ -20,7 +21,7 @@ from bot.engine.outcomes import gain_life
 from bot.engine.state import Pending
 from bot.engine.turns import knock_out
 
-REASONS = ("life", "poison", "library", "card")
+REASONS = LOSS_REASONS
 KINDS = ("life_if", "life_amount", "loss")  # the choices this module offers and answers
 LOST = {
     "life": "dropped below 1 life",
