@@ -51,6 +51,8 @@ def after_gain(
     """A spite's life-gaining result has resolved (any amount the table gives is counted):
     ask what the table can't know, then settle the spite."""
     gain = entry.life_gain
+    if ctx.state.players[player].life is None:
+        gain = None  # untracked life counts nothing: settle asks whether the loss still holds
     context: dict[str, object] = {"table": table, "entry": entry.id, "reason": reason, "x": x}
     if gain is not None and gain.condition:
         _offer(ctx, player, "life_if", f"{entry.name}: {gain.condition}", _YES_NO, context)

@@ -382,3 +382,11 @@ def test_bundled_tranquility_destroys_the_worlds() -> None:
     assert [e.kind for e in game.state.effects.values()] == ["world"]
     game.act(RollChaos(actor="ann"))
     assert game.state.effects == {}
+
+
+def test_deck_asked_gain_with_untracked_life_only_asks_whether_the_loss_holds() -> None:
+    game = begin(deck(gains("Vampiric Tide.")))
+    game.act(Spite(actor="ann", player="bob", reason="life"))
+    events = game.act(Choose(actor="bob", option="gain"))
+    (offer,) = of_type(events, "choice_offered")
+    assert (offer["kind"], offer["context"]["question"]) == ("loss", "Is Bob still below 1 life?")
