@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover - run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine.dice import Die, Sum, TensUnits, parse_expr
+from bot.engine.lifegain import LifeGain
 from bot.engine.model import (
     Band,
     Budget,
@@ -112,7 +113,7 @@ def _chaos_entry(n: int, meta: set[int], dealt: list[int]) -> Entry:
                 f"Second wind {n}",
                 text="Gain {1d4} life.",
                 gains_life=True,
-                life=parse_expr("1d4"),
+                life=LifeGain(parse_expr("1d4")),
             )
         case _:
             return Entry(key, f"Chaos {n}", text=f"Do the chaotic thing number {n}.")

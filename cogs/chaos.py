@@ -60,15 +60,27 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
     @app_commands.command(
         name="spite", description="A player would lose: apply the ruleset's spite rule"
     )
-    @app_commands.describe(player="Who would lose (you, if left out)")
+    @app_commands.describe(
+        player="Who would lose (you, if left out)",
+        reason="Why they would lose (classic: life if left out; deck: asked afterwards)",
+    )
     @app_commands.autocomplete(player=choices.players)
+    @app_commands.choices(
+        reason=[app_commands.Choice(name=reason, value=reason) for reason in a.LOSS_REASONS]
+    )
     async def spite(
-        self, interaction: Interaction, player: app_commands.Range[str, 1, 40] | None = None
+        self,
+        interaction: Interaction,
+        player: app_commands.Range[str, 1, 40] | None = None,
+        reason: str | None = None,
     ) -> None:
         await self.bot.play.act(
             interaction,
             lambda who, view: a.Spite(
-                actor=who.id, referee=who.referee, player=view.maybe_player(player)
+                actor=who.id,
+                referee=who.referee,
+                player=view.maybe_player(player),
+                reason=reason,
             ),
         )
 

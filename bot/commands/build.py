@@ -150,7 +150,7 @@ BUILDERS: dict[str, Builder] = {
     "chaos counter": lambda args, view, actor, ref: a.Counter(actor=actor, referee=ref),
     "chaos fork": lambda args, view, actor, ref: a.Fork(actor=actor, referee=ref),
     "chaos spite": lambda args, view, actor, ref: a.Spite(
-        actor=actor, referee=ref, player=view.maybe_player(args["player"])
+        actor=actor, referee=ref, player=view.maybe_player(args["player"]), reason=args["reason"]
     ),
     "chaos global": lambda args, view, actor, ref: a.RollGlobal(actor=actor, referee=ref),
     "chaos choose": lambda args, view, actor, ref: a.Choose(

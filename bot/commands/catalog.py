@@ -21,6 +21,7 @@ from bot.commands.grammar import (
     usage_of,
     whole_number,
 )
+from bot.engine.actions import LOSS_REASONS
 
 MAX_TEXT = 100
 
@@ -156,10 +157,15 @@ def chaos_fork(rest: str) -> Args:
     return nothing("chaos fork", rest)
 
 
-@command("chaos spite [PLAYER]")
+@command("chaos spite [PLAYER] [life|poison|library|card]")
 def chaos_spite(rest: str) -> Args:
-    """PLAYER (you, if left out) would lose the game: the ruleset's spite rule applies."""
-    return {"player": player_name(rest)}
+    """PLAYER (you, if left out) would lose the game, for that reason: the ruleset's spite
+    rule applies. Without a reason, classic takes it as a loss of life, and deck asks
+    afterwards whether the loss still holds unless tracked life is below 1."""
+    head, _, last = rest.strip().rpartition(" ")
+    if last.lower() in LOSS_REASONS:
+        return {"player": player_name(head), "reason": last.lower()}
+    return {"player": player_name(rest), "reason": None}
 
 
 @command("chaos global")

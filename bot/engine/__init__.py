@@ -50,6 +50,7 @@ from bot.engine.errors import (
 )
 from bot.engine.events import Event
 from bot.engine.game import Game
+from bot.engine.lifegain import LifeGain
 from bot.engine.model import (
     Band,
     Budget,
@@ -112,6 +113,7 @@ __all__ = [
     "Lasts",
     "Leave",
     "Life",
+    "LifeGain",
     "MiddleAdd",
     "MiddlePlay",
     "MultiMode",

@@ -88,12 +88,20 @@ class Fork(Action):
     name = "chaos fork"
 
 
+LOSS_REASONS = ("life", "poison", "library", "card")  # why a player would lose (see survival)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Spite(Action):
-    """`player` would lose the game: apply the ruleset's spite rule."""
+    """`player` would lose the game: apply the ruleset's spite rule.
+
+    `reason` says why: life, poison, library or card (None: life in classic; in deck, life
+    when their tracked life is below 1, else the bot asks whether the loss still holds).
+    """
 
     name = "chaos spite"
     player: str | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,6 +7,7 @@ world enchantment or Global, tokens, life, a forced list, a change to the turn o
 from __future__ import annotations
 
 from bot.engine import actions as act
+from bot.engine import survival
 from bot.engine.context import Context, require
 from bot.engine.decks import draw, play_card, reveal_global
 from bot.engine.errors import RulesError
@@ -167,15 +168,22 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
 
 
 def choose(ctx: Context, action: act.Choose) -> None:
-    """Answer the pending choice: keep one roll, pick a split half, or pick a spite card."""
+    """Answer the pending choice: keep one roll, pick a split half or a spite card, or answer
+    a spite's question (how much life, a condition, whether a loss still holds)."""
     ctx.require_playing()
     pending = ctx.state.pending
     require(pending is not None, "nobody has a choice to make")
     assert pending is not None
     ctx.require_self_or_official(pending.player)
-    picked = _match_option(pending.options, action.option)
+    amount = (
+        survival.match_amount(pending, action.option) if pending.kind == "life_amount" else None
+    )
+    picked = amount or _match_option(pending.options, action.option)
     ctx.emit({"type": "choice_made", "player": pending.player, "option": picked})
     context = pending.context
+    if pending.kind in survival.KINDS:
+        survival.answer(ctx, pending, picked)
+        return
     if pending.kind == "keep":
         candidates = context["candidates"]
         assert isinstance(candidates, list)

@@ -139,4 +139,5 @@ def _below_one(ctx: Context) -> None:
         if spites and not spites[-1].live:
             knock_out(ctx, player_id, "lost: the life the spite roll gained was countered")
         else:
-            lose(ctx, player_id, "dropped below 1 life when a counter took back life gained")
+            # A loss of life, as any other: the ruleset's spite rule applies.
+            lose(ctx, player_id, "life")

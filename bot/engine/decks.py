@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.engine import actions as act
+from bot.engine import survival
 from bot.engine.context import Context
 from bot.engine.dice import render_inline
 from bot.engine.errors import RulesError
 from bot.engine.events import Roll
+from bot.engine.lifegain import card_x
 from bot.engine.model import Entry, Kind, PlayerId, TableId
 from bot.engine.outcomes import apply_entry
 from bot.engine.resolve import inline_record
@@ -56,14 +58,15 @@ def reveal(ctx: Context, action: act.Reveal) -> None:
     ctx.emit({"type": "card_revealed", "deck": deck, "card": card})
     entry = ctx.ruleset.deck(deck).card(card)
     if entry.halves:
-        offer_halves(ctx, deck, card, entry, controller, spite=False)
+        offer_halves(ctx, deck, card, entry, controller, spite=None)
         return
     resolve_card(ctx, deck, card, entry, controller, reason=None)
 
 
 def offer_halves(
-    ctx: Context, deck: TableId, card: str, entry: Entry, controller: PlayerId, *, spite: bool
+    ctx: Context, deck: TableId, card: str, entry: Entry, controller: PlayerId, *, spite: str | None
 ) -> None:
+    """Ask for a half of a split card; `spite` is the loss reason when it's a spite card."""
     ctx.emit(
         {
             "type": "choice_offered",
@@ -84,7 +87,7 @@ def resolve_card(
     *,
     reason: str | None,
     stack: bool = True,
-) -> None:
+) -> Roll:
     """Play a face-up card: log it like a roll, apply it, and discard it unless it lasts."""
     item = ctx.state.next_id
     text, rolled = render_inline(entry.text, ctx.rng) if "{" in entry.text else (entry.text, ())
@@ -126,6 +129,7 @@ def resolve_card(
     lasts = entry.kind in (Kind.WORLD, Kind.GLOBAL) or entry.duration is not None
     if not lasts:
         ctx.emit({"type": "card_discarded", "deck": deck, "card": card})
+    return roll
 
 
 def reveal_global(ctx: Context) -> None:
@@ -140,8 +144,11 @@ def reveal_global(ctx: Context) -> None:
     resolve_card(ctx, deck, card, entry, ctx.roller(), reason="the next Global", stack=False)
 
 
-def spite_look(ctx: Context, player: PlayerId) -> None:
-    """Show `player` the top cards of the Chaos deck; they will put one on the stack."""
+def spite_look(ctx: Context, player: PlayerId, reason: str) -> None:
+    """Show `player` the top cards of the Chaos deck; they will put one on the stack.
+
+    `reason` is why they would lose (see survival), or "" when nobody said.
+    """
     deck = ctx.ruleset.chaos_table
     assert deck is not None
     looked: list[str] = []
@@ -164,7 +171,7 @@ def spite_look(ctx: Context, player: PlayerId) -> None:
             "player": player,
             "kind": "spite",
             "options": [{"id": card, "name": cards.card(card).name} for card in looked],
-            "context": {"deck": deck},
+            "context": {"deck": deck, "reason": reason},
         }
     )
 
@@ -173,6 +180,7 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
     """Carry out a split-half or spite choice."""
     deck = str(pending.context["deck"])
     cards = ctx.ruleset.deck(deck)
+    reason = str(pending.context.get("reason") or "")
     if pending.kind == "spite":
         rest = list(ctx.state.decks[deck].looking)
         rest.remove(picked)  # one copy: the deck may hold several of the same card
@@ -182,29 +190,31 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
             ctx.emit({"type": "cards_to_bottom", "deck": deck, "cards": rest})
         entry = cards.card(picked)
         if entry.halves:
-            offer_halves(ctx, deck, picked, entry, pending.player, spite=True)
+            offer_halves(ctx, deck, picked, entry, pending.player, spite=reason)
             return
-        resolve_card(ctx, deck, picked, entry, pending.player, reason=SPITE_REASON)
-        finish_spite(ctx, pending.player, entry)
+        played = resolve_card(ctx, deck, picked, entry, pending.player, reason=SPITE_REASON)
+        finish_spite(ctx, pending.player, deck, entry, played, reason)
         return
     card = str(pending.context["card"])
     half = next(h for h in cards.card(card).halves if h.id == picked)
-    spite = bool(pending.context.get("spite"))
-    reason = SPITE_REASON if spite else f"the {half.name} half"
-    resolve_card(ctx, deck, card, half, pending.player, reason=reason)
-    if spite:
-        finish_spite(ctx, pending.player, half)
+    spite = pending.context.get("spite")  # why the spiting player would lose, if it is a spite
+    if isinstance(spite, bool):  # logs from before loss reasons kept a flag
+        spite = "life" if spite else None
+    logged = SPITE_REASON if spite is not None else f"the {half.name} half"
+    played = resolve_card(ctx, deck, card, half, pending.player, reason=logged)
+    if spite is not None:
+        finish_spite(ctx, pending.player, deck, half, played, str(spite))
 
 
-def finish_spite(ctx: Context, player_id: PlayerId, entry: Entry) -> None:
-    """After a deck spite the player stays unless their tracked life is still below 1.
+def finish_spite(
+    ctx: Context, player_id: PlayerId, deck: TableId, entry: Entry, played: Roll, reason: str
+) -> None:
+    """After a deck spite the player stays unless the reason they would lose still holds.
 
-    A card that gains an amount of life the bot can't count (no `life` dice) gets the benefit of
-    the doubt: the players set the life by hand afterwards.
+    A loss of tracked life is judged by the life total once the card (and any life it gives
+    that the bot has to ask about) has resolved; any other loss is asked about (survival).
     """
-    player = ctx.state.players[player_id]
-    uncounted_gain = entry.gains_life and entry.life is None
-    survived = player.life is None or player.life >= 1 or uncounted_gain
-    ctx.emit({"type": "spite_ended", "player": player_id, "survived": survived})
-    if not survived:
-        knock_out(ctx, player_id, "lost: still below 1 life after the spite")
+    if reason == "life" and entry.life_gain is not None:
+        survival.after_gain(ctx, player_id, deck, entry, reason, x=card_x(played["inline"]))
+    else:
+        survival.settle(ctx, player_id, reason)

@@ -279,7 +279,7 @@ class DeckShuffled(TypedDict):
 class ChoiceOffered(TypedDict):
     type: Literal["choice_offered"]
     player: str
-    kind: Literal["keep", "half", "spite"]
+    kind: Literal["keep", "half", "spite", "life_if", "life_amount", "loss"]
     options: list[EntryRef]
     context: Json
 

@@ -13,6 +13,7 @@ from typing import TypeAlias
 
 from bot.engine.dice import Dice, DiceExpr
 from bot.engine.errors import TableError, UnknownTableError
+from bot.engine.lifegain import LifeGain
 
 TableId: TypeAlias = str
 EntryId: TypeAlias = str
@@ -150,7 +151,8 @@ class Entry:
     count: int = 1
     duration: Duration | None = None
     gains_life: bool = False
-    life: DiceExpr | None = None
+    life: LifeGain | None = None  # how much; gaining life with none is asked about in a spite
+    removes: tuple[str, ...] = ()  # what it takes out of play: worlds, globals, effects or names
     next_list: TableId | None = None
     turn: TurnChange | None = None
     offers: tuple[Offer, ...] = ()
@@ -167,6 +169,8 @@ class Entry:
             raise TableError(f"entry {self.id!r} is a {self.kind} entry but doesn't say which")
         if self.life is not None and not self.gains_life:
             raise TableError(f"entry {self.id!r} gives life, so it must be marked as gaining life")
+        if self.life is not None and self.life.x and self.x is None:
+            raise TableError(f"entry {self.id!r} gains X life but has no X")
         if self.halves and len(self.halves) != 2:
             raise TableError(f"split card {self.id!r} must have exactly two halves")
 
@@ -174,6 +178,11 @@ class Entry:
     def demands_several(self) -> bool:
         """True for an entry that asks for more than one roll (the classic nesting rule)."""
         return self.multi is not None and self.multi.demands_several()
+
+    @property
+    def life_gain(self) -> LifeGain | None:
+        """The life it gives, if it gains life; an amount the table doesn't give is asked."""
+        return (self.life or LifeGain()) if self.gains_life else None
 
     @property
     def is_meta(self) -> bool:

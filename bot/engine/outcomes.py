@@ -5,9 +5,12 @@ stack item, so a CounterRoll can take it back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.engine.context import Context
 from bot.engine.events import EffectStarted, PlayerAway, Roll
-from bot.engine.model import Entry, Kind, Lasts, TableId, TurnChange
+from bot.engine.lifegain import MAX_LIFE, LifeGain, amounts, card_x
+from bot.engine.model import Entry, Kind, Lasts, PlayerId, TableId, TurnChange
 from bot.engine.offers import make_offers
 from bot.engine.state import Status
 from bot.engine.turns import change_order, end_effect
@@ -33,6 +36,8 @@ def apply_entry(
     # An out player has no turns and keeps nothing lasting (a spite roll made on the way out).
     out = seated is not None and seated.status is Status.OUT
     mark = {"item": item} if item is not None else None
+    if entry.removes:
+        remove(ctx, entry.removes, f"removed by {entry.name}", mark)
     if entry.kind is Kind.GLOBAL:
         for effect in list(ctx.state.effects.values()):
             if effect.kind == "global":
@@ -74,20 +79,8 @@ def apply_entry(
                 "item": item,
             }
         )
-    if entry.life is not None and owner in ctx.state.players:
-        life = ctx.state.players[owner].life
-        if life is not None:
-            gained = entry.life.roll(ctx.rng).total
-            ctx.emit(
-                {
-                    "type": "life",
-                    "player": owner,
-                    "life": life + gained,
-                    "delta": gained,
-                    "reason": entry.name,
-                    "item": item,
-                }
-            )
+    if entry.life is not None and entry.life.known and owner in ctx.state.players:
+        gain_life(ctx, entry.life, owner, entry.name, x=card_x(roll["inline"]), item=item)
     if entry.next_list is not None:
         change_list(
             ctx,
@@ -108,6 +101,52 @@ def apply_entry(
         change_order(ctx, "extra" if entry.turn is TurnChange.EXTRA else "skip", owner, item)
     if entry.offers:
         make_offers(ctx, entry, roll, item, first_id)
+
+
+def gain_life(
+    ctx: Context,
+    gain: LifeGain,
+    owner: PlayerId,
+    why: str,
+    *,
+    x: int = 0,
+    asked: int | None = None,
+    item: int | None = None,
+) -> None:
+    """Tracked life totals go up by what `gain` gives (players whose life isn't tracked: no)."""
+    seated = [p.id for p in ctx.state.seated()]
+    if owner not in seated:
+        seated.append(owner)
+    gains, _ = amounts(gain, owner, seated, ctx.rng, x=x, asked=asked)
+    for player_id, amount in gains:
+        life = ctx.state.players[player_id].life
+        if life is not None:
+            new = min(life + amount, MAX_LIFE)
+            ctx.emit(
+                {
+                    "type": "life",
+                    "player": player_id,
+                    "life": new,
+                    "delta": new - life,
+                    "reason": why,
+                    "item": item,
+                }
+            )
+
+
+def remove(
+    ctx: Context,
+    what: tuple[str, ...],
+    reason: str,
+    mark: Mapping[str, int | None] | None = None,
+) -> None:
+    """End the effects in play that `what` names: worlds, globals, effects, or by name."""
+    kinds = {"worlds": "world", "globals": "global", "effects": "effect"}
+    names = {w.casefold() for w in what if w not in kinds}
+    wanted = {kinds[w] for w in what if w in kinds}
+    for effect in list(ctx.state.effects.values()):
+        if effect.kind in wanted or effect.name.casefold() in names:
+            end_effect(ctx, effect.id, reason, mark)
 
 
 def change_list(

@@ -3,42 +3,47 @@
 from __future__ import annotations
 
 from bot.engine import actions as act
+from bot.engine import survival
 from bot.engine.chaos import record, resolver_for
 from bot.engine.context import Context, require
 from bot.engine.decks import spite_look
+from bot.engine.lifegain import MAX_LIFE, card_x
 from bot.engine.model import PlayerId, SpitePolicy
 from bot.engine.state import Status
 from bot.engine.turns import knock_out
 
-MAX_LIFE = 1_000_000
-
 
 def spite(ctx: Context, action: act.Spite) -> None:
-    """`player` would lose the game (poison, decking, a concession forced by a card...)."""
+    """`player` would lose the game, for the action's reason (poison, decking, a card...)."""
     ctx.require_playing()
     ctx.require_no_choice()
+    survival.check_reason(action.reason)
     player = ctx.player(action.player or action.actor)
     ctx.require_self_or_official(player.id)
     require(player.status is not Status.OUT, f"{player.name} is already out")
     require(not player.spiting, f"{player.name} is spiting right now and can't lose")
-    lose(ctx, player.id, "lost the game")
+    lose(ctx, player.id, action.reason)
 
 
-def lose(ctx: Context, player_id: PlayerId, reason: str) -> None:
-    """Apply the ruleset's spite rule to a player who would lose."""
+def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
+    """Apply the ruleset's spite rule to a player who would lose, for `reason` (see survival)."""
     ruleset = ctx.ruleset
     player = ctx.state.players[player_id]
+    lost = survival.LOST.get(reason or "", "lost the game")
     match ruleset.spite:
         case SpitePolicy.NONE:
-            knock_out(ctx, player_id, reason)
+            knock_out(ctx, player_id, lost)
+        case SpitePolicy.LIFE_GAIN_ROLL if reason not in (None, "life"):
+            # The spite roll can only gain life, and life doesn't undo this loss.
+            knock_out(ctx, player_id, f"{lost}: a spite roll only answers a loss of life")
         case SpitePolicy.LIFE_GAIN_ROLL:
-            if player.life is not None and player.life != 0:
+            if player.life != 0:  # an untracked life total is counted from 0 from now on
                 ctx.emit(
                     {
                         "type": "life",
                         "player": player_id,
                         "life": 0,
-                        "delta": -player.life,
+                        "delta": -(player.life or 0),
                         "reason": "healed to 0 before the spite roll",
                     }
                 )
@@ -46,13 +51,16 @@ def lose(ctx: Context, player_id: PlayerId, reason: str) -> None:
             assert ruleset.spite_table is not None
             resolution = resolver_for(ctx, player_id).spite(ruleset.spite_table)
             record(ctx, resolution, kind="roll")
-            survived = any(s.honoured and s.entry.gains_life for s in resolution.steps)
-            ctx.emit({"type": "spite_ended", "player": player_id, "survived": survived})
-            if not survived:
-                knock_out(ctx, player_id, f"{reason}: the spite roll gained no life")
+            step = resolution.steps[0]
+            if not step.honoured:
+                why = f"{survival.LOST['life']}: the spite roll gained no life"
+                survival.end(ctx, player_id, survived=False, why=why)
+                return
+            x = card_x(step.roll["inline"])
+            survival.after_gain(ctx, player_id, step.roll["table"], step.entry, "life", x=x)
         case SpitePolicy.SPITE_TABLE:
             opponents = [p for p in ctx.state.seated() if p.id != player_id]
-            knock_out(ctx, player_id, reason)
+            knock_out(ctx, player_id, lost)
             if len(opponents) >= 2:
                 assert ruleset.spite_table is not None
                 ctx.emit(
@@ -64,10 +72,12 @@ def lose(ctx: Context, player_id: PlayerId, reason: str) -> None:
             # The look is a choice of its own; one already open (a split half) comes first.
             ctx.require_no_choice()
             if player.spited:
-                knock_out(ctx, player_id, f"{reason} (the spite was already used)")
+                knock_out(ctx, player_id, f"{lost} (the spite was already used)")
                 return
+            if reason is None and player.life is not None and player.life < 1:
+                reason = "life"
             ctx.emit({"type": "spite_started", "player": player_id, "policy": ruleset.spite.value})
-            spite_look(ctx, player_id)
+            spite_look(ctx, player_id, reason or "")
 
 
 def life(ctx: Context, action: act.Life) -> None:
@@ -98,4 +108,4 @@ def life(ctx: Context, action: act.Life) -> None:
         }
     )
     if new < 1 and not player.spiting:
-        lose(ctx, player.id, "dropped below 1 life")
+        lose(ctx, player.id, "life")

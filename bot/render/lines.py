@@ -224,6 +224,8 @@ def _shuffled(e: ev.DeckShuffled, names: Names) -> str:
 
 def _offered(e: ev.ChoiceOffered, names: Names) -> str:
     head = _CHOICE.get(e["kind"], "{who} chooses").format(who=names.player(e["player"]))
+    if question := e["context"].get("question"):  # a spite asks what the table can't know
+        head = f"{question} ({names.player(e['player'])} answers)"
     if not e["options"]:  # a front end that shows the options to the chooser alone
         return f"? {head}: the choices are shown to them only."
     options = [f"   {n}) {o['name']}" for n, o in enumerate(e["options"], 1)]

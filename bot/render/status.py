@@ -196,4 +196,6 @@ def pending_line(state: GameState, names: Names) -> str | None:
     if state.pending is None:
         return None
     options = "  ".join(f"{n}) {name}" for n, (_, name) in enumerate(state.pending.options, 1))
-    return f"Waiting for {names.player(state.pending.player)} to choose: {options}"
+    question = state.pending.context.get("question")  # what a spite asks
+    about = f" ({question})" if question else ""
+    return f"Waiting for {names.player(state.pending.player)} to choose{about}: {options}"

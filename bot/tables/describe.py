@@ -57,8 +57,10 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
             pass
     if entry.duration is not None:
         parts.append(f"lasts {entry.duration.describe()}")
-    if entry.gains_life:
-        parts.append(f"you gain {entry.life.text} life" if entry.life else "gains life")
+    if (gain := entry.life_gain) is not None:
+        parts.append(gain.describe())
+    if entry.removes:
+        parts.append(f"removes {', '.join(entry.removes)}")
     if entry.next_list is not None:
         parts.append(f"your next chaos roll is on {called(entry.next_list)}")
     if entry.turn is not None:

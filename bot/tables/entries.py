@@ -22,6 +22,7 @@ from bot.engine.model import (
     Token,
     TurnChange,
 )
+from bot.tables.outcomekeys import life_gain, removes
 from bot.tables.problems import KeyPath, format_path
 from bot.tables.schema import (
     DOES,
@@ -205,7 +206,7 @@ def _modifiers(
     has_card: bool,
     has_token: bool,
 ) -> None:
-    """What may be added to any entry: X, count, duration, life, next list, turn change."""
+    """What may be added to any entry: X, count, duration, life, removals, next list, turn."""
     if "x" in raw:
         if not has_card:
             ck.add((*path, "x"), "x is the X of a card's cost, so it needs card: NAME")
@@ -221,12 +222,13 @@ def _modifiers(
     if "gains_life" in raw:
         fields["gains_life"] = ck.flag(raw["gains_life"], (*path, "gains_life"))
     if "life" in raw:
-        if fields.get("gains_life") is not True:
-            ck.add((*path, "life"), "life says how much life is gained: add gains_life: true")
+        if raw.get("gains_life", True) is not True:
+            ck.add((*path, "life"), "life says how much life is gained: drop gains_life: false")
         else:
-            fields["life"] = ck.expr(
-                raw["life"], (*path, "life"), "an amount of life like 3 or 1d6"
-            )
+            fields["gains_life"] = True
+            fields["life"] = life_gain(ck, raw["life"], (*path, "life"), has_x="x" in raw)
+    if "removes" in raw:
+        fields["removes"] = removes(ck, raw["removes"], (*path, "removes"))
     if "next_list" in raw:
         at = (*path, "next_list")
         if (target := ck.ident(raw["next_list"], at, "the id of a list")) is not None:

@@ -28,7 +28,7 @@ MAX_OUTCOMES = 10_000  # numbers a table's dice may make (and so results it need
 
 HEADER = ("schema", "kind", "id", "name", "revision")
 DOES = ("card", "link", "roll", "token", "world", "global")
-MODIFIERS = ("lasts", "gains_life", "life", "next_list", "turn")
+MODIFIERS = ("lasts", "gains_life", "life", "removes", "next_list", "turn")
 ENTRY_KEYS = ("at", "name", "text", *DOES, "x", "count", *MODIFIERS, "offers")
 MAX_OFFERS = 10  # offers on one entry, and lists in one `one_of`
 _CARD_OWN = ("id", "name", "text", "copies", "halves", "card", "x", "token", "count")
@@ -36,6 +36,7 @@ CARD_KEYS = (*_CARD_OWN, "world", "global", *MODIFIERS)
 SPLIT_KEYS = ("id", "name", "copies", "halves")
 HALF_KEYS = tuple(k for k in CARD_KEYS if k not in ("copies", "halves"))
 ROLL_KEYS = ("times", "list", "keep", "each")
+LIFE_KEYS = ("gain", "per", "each", "if")
 TENS_KEYS = ("tens", "max_tens_is_zero", "zero_units_is_ten")
 FILE_KEYS = {
     "table": (*HEADER, "dice", "directions", "entries"),

@@ -201,8 +201,9 @@ chaos roll
 turn next
 chaos reveal
 chaos choose 1
-as Cy: chaos spite
+as Cy: chaos spite poison
 chaos choose 1
+chaos choose 2
 chaos choose 2
 game status
 as Cy: chaos spite
@@ -226,7 +227,7 @@ def test_deck_transcript(tmp_path: Path) -> None:
         r"! the face-down chaos card must be revealed first",
         r"> chaos reveal",
         r"Ann's card from the Chaos deck: .+",
-        r"> as Cy: chaos spite",
+        r"> as Cy: chaos spite poison",
         r"Cy would lose, and gets a spite: a look at the top of the Chaos deck, .+",
         r"\? Cy picks a card to play face up — `chaos choose N`:",
         r"   1\) .+",
@@ -237,6 +238,13 @@ def test_deck_transcript(tmp_path: Path) -> None:
         r"\? Cy picks a half of the split card — `chaos choose N`:",
         r"> chaos choose 2",
         r"Cy's card from the Chaos deck: .+ \(played as a spite: it can't be countered\)",
+        # Poison isn't judged by life: the bot asks, and Cy's poison is gone.
+        r"\? Does Cy still have 10 or more poison counters\? \(Cy answers\) — `chaos choose N`:",
+        r"   1\) yes: Cy loses",
+        r"   2\) no: Cy plays on",
+        r"> chaos choose 2",
+        r"Cy chooses no: Cy plays on\.",
+        r"Cy survives the spite\.",
         r"> game status",
         r"   Cy +\[spite used\]",
         r"Chaos deck: \d+ to draw, \d+ discarded",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine import actions as a
 from bot.engine.state import Status
-from tests.e2e.table import Table, board_of, components, is_ephemeral, seed_where, text_of
+from tests.e2e.table import Table, board_of, components, is_ephemeral, labels, seed_where, text_of
 from tests.fakediscord.plugin import aio
 
 
@@ -87,7 +87,9 @@ async def test_someone_outside_the_game_cant_change_life(fake_discord, tmp_path)
 def classic_spite(survives: bool):
     def wanted(game, seats):
         events = game.act(a.Life(actor=seats[0], player=seats[1], mode="lose", amount=25))
-        ended = next(e for e in events if e["type"] == "spite_ended")
+        ended = next((e for e in events if e["type"] == "spite_ended"), None)
+        if ended is None:  # the bot asks how much life the result gave: not this test
+            return False
         if survives:  # and the bot counted the life it gained
             return ended["survived"] and game.state.players[seats[1]].life >= 1
         return not ended["survived"]
@@ -177,3 +179,48 @@ async def test_deck_below_1_offers_the_spite_look_to_that_player(fake_discord, t
         again = await t.slash("life lose", {"amount": 1, "player": "player"}, user=owner)
         assert "gets a spite" not in text_of(again)  # no second spite while spiting
         assert (await game_now(t)).state.players[player["id"]].status is Status.PLAYING
+
+
+def classic_spite_asks(kind: str):
+    def wanted(game, seats):
+        game.act(a.Life(actor=seats[0], player=seats[1], mode="lose", amount=25))
+        pending = game.state.pending
+        return pending is not None and pending.kind == kind
+
+    return wanted
+
+
+@aio
+async def test_classic_spite_asks_how_much_life_the_table_cannot_count(fake_discord, tmp_path):
+    seed = seed_where("classic", classic_spite_asks("life_amount"))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed)
+
+        body = await t.slash("life lose", {"amount": 25, "player": "player"}, user=owner)
+
+        assert "how much life does it give player?" in text_of(body)
+        assert labels(body) == ["Choose…"]  # 0 to 20 life, in a private menu
+        refused = await t.slash("chaos roll", user=owner)
+        assert "player must choose first" in text_of(refused)
+        body = await t.slash("chaos choose", {"option": "7 life"}, user=player)
+        assert "player: 7 life (+7" in text_of(body)
+        assert "player survives the spite" in text_of(body)
+        game = await game_now(t)
+        assert life_of(game, player) == 7
+        assert game.state.players[player["id"]].status is Status.PLAYING
+
+
+@aio
+async def test_classic_spite_asks_a_condition_with_yes_and_no(fake_discord, tmp_path):
+    seed = seed_where("classic", classic_spite_asks("life_if"))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", seed=seed)
+
+        body = await t.slash("life lose", {"amount": 25, "player": "player"}, user=owner)
+
+        assert labels(body) == ["yes", "no"]
+        body = await t.press("no", user=player)
+        assert "player is out" in text_of(body)
+        events = await log_of(t)
+        assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
+        assert events[-1]["type"] == "game_ended"

@@ -120,8 +120,8 @@ async def test_tokens_are_refused_where_the_ruleset_has_none(fake_discord, tmp_p
 def _classic_spite(survives: bool):
     def wanted(game, seats) -> bool:
         events = game.act(a.Spite(actor=seats[0], player=seats[1]))
-        ended = next(e for e in events if e["type"] == "spite_ended")
-        return ended["survived"] is survives
+        ended = next((e for e in events if e["type"] == "spite_ended"), None)
+        return ended is not None and ended["survived"] is survives
 
     return wanted
 
@@ -184,3 +184,22 @@ async def test_spite_for_someone_else_needs_the_host(fake_discord, tmp_path):
         assert (await t.current()).version == version
         _, typed = await t.fake.autocomplete("chaos spite", {"player": "gu"}, "player")
         assert typed["data"]["choices"] == [{"name": "guest2", "value": guest["id"]}]
+
+
+@aio
+async def test_deck_spite_for_poison_asks_whether_the_loss_still_holds(fake_discord, tmp_path):
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("deck", life=20)
+        body = await t.slash("chaos spite", {"player": "player", "reason": "poison"}, user=owner)
+        assert "player would lose, and gets a spite" in text_of(body)
+
+        body = await t.slash("chaos choose", {"option": "1"}, user=player)
+
+        question = "Does player still have 10 or more poison counters? (player answers)"
+        assert question in text_of(body)
+        assert labels(body) == ["yes: player loses", "no: player plays on"]
+        body = await t.press("no: player plays on", user=player)
+        assert "player survives the spite" in text_of(body)
+        state = (await t.current()).game.state
+        assert state.players[player["id"]].status is Status.PLAYING
+        assert state.pending is None

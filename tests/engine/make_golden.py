@@ -63,11 +63,14 @@ class Driver:
         """Who acts for the turn: the active player, or the host when nobody is active."""
         return self.game.state.active or self.host
 
-    def answer(self, option: int | str = 0) -> None:
-        """Answer every pending choice: the first option, or (once) the one given."""
+    def answer(self, option: int | str = 0, *, holds: bool = True) -> None:
+        """Answer every pending choice: the first option, or (once) the one given; asked whether
+        a loss still holds, say `holds`."""
         while self.game.state.pending is not None and not self.over:
             pending = self.game.state.pending
             picked = option if isinstance(option, str) else pending.options[option][0]
+            if pending.kind == "loss":
+                picked = "yes" if holds else "no"
             self.act(a.Choose(actor=pending.player, option=picked))
             option = 0
 
@@ -278,16 +281,17 @@ def deck_split_spite(seed: int = 3) -> Json:
     splits = [name for _, name in pending.options if "//" in name]
     _check(bool(splits), "a split card in the spite look")
     driver.answer(splits[0])
-    driver.act(a.Spite(actor=driver.host, player="cy"))  # Cy would lose, and spites
+    driver.act(a.Spite(actor=driver.host, player="cy", reason="card"))  # a card's effect
     driver.act(a.Life(actor="ann", player="cy", mode="set", amount=0))  # no second spite
     driver.act(a.Life(actor="ann", player="cy", mode="set", amount=4))
-    driver.answer()
+    driver.answer(holds=False)  # her card, then: the card's effect no longer makes her lose
     _check(not driver.over, "a spite Cy survives")
     driver.act(a.Spite(actor=driver.host, player="cy"))  # a second loss: Cy is out
     return driver.scenario(
         "Deck: a split card is revealed and its second half picked by name; Bob drops below 1"
-        " life and spites a split card but stays below 1, so he is out; Cy spites (life"
-        " changes during it don't start another), survives, then loses again and is out."
+        " life and spites a split card but stays below 1, so he is out; Cy spites for a card's"
+        " effect (life changes during it don't start another), says the effect no longer holds"
+        " and survives, then loses again and is out."
     )
 
 

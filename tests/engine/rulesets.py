@@ -20,6 +20,7 @@ from bot.engine import (
     Entry,
     Kind,
     Lasts,
+    LifeGain,
     MultiMode,
     MultiRoll,
     Nesting,
@@ -82,7 +83,11 @@ def classic_chaos(n: int) -> Entry:
             )
         case 7:
             return entry(
-                n, "Healing rain", text="Gain {1d6} life.", gains_life=True, life=parse_expr("1d6")
+                n,
+                "Healing rain",
+                text="Gain {1d6} life.",
+                gains_life=True,
+                life=LifeGain(parse_expr("1d6")),
             )
         case 8:
             return entry(n, "Two, keep one", kind=Kind.MULTI, multi=times(2, mode=MultiMode.KEEP))
@@ -224,7 +229,7 @@ def deck_cards() -> Iterable[DeckCard]:
         if n == 4:
             kw["duration"] = lasting(Lasts.NEXT_TURN)
         if n == 5:
-            kw.update(gains_life=True, life=parse_expr("5"))
+            kw.update(gains_life=True, life=LifeGain(parse_expr("5")))
         yield DeckCard(entry(f"c{n}", f"Chaos card {n}", text=f"Card {n} does a thing.", **kw))
     for n in (1, 2):
         halves = (

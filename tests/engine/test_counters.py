@@ -32,6 +32,7 @@ from bot.engine import (
     parse_expr,
 )
 from bot.engine.events import Event
+from bot.engine.lifegain import LifeGain
 from bot.engine.state import Status
 from bot.render.lines import event_line
 from bot.render.names import Names
@@ -49,7 +50,9 @@ def tables() -> Ruleset:
         fixed("skip", entry("skip", "Skip your next turn", turn=TurnChange.SKIP)),
         fixed("reverse", entry("rev", "Play reverses", turn=TurnChange.REVERSE)),
         fixed("away", entry("away", "Leave until your next turn", turn=TurnChange.AWAY)),
-        fixed("gain", entry("gain", "Gain 5 life", gains_life=True, life=parse_expr("5"))),
+        fixed(
+            "gain", entry("gain", "Gain 5 life", gains_life=True, life=LifeGain(parse_expr("5")))
+        ),
         fixed(
             "grant3",
             entry("g3", "Get 3 CounterRolls", kind=Kind.TOKEN, token=Token.COUNTER, count=3),
@@ -188,10 +191,7 @@ def test_life_a_counter_takes_below_one_starts_the_spite_rule() -> None:
     events = g.act(Counter(actor="bob"))  # 3 - 5 = -2
 
     [out] = of_type(events, "player_out")  # no spite rule in this ruleset: out
-    assert (out["player"], out["reason"]) == (
-        "ann",
-        "dropped below 1 life when a counter took back life gained",
-    )
+    assert (out["player"], out["reason"]) == ("ann", "dropped below 1 life")
     assert_consistent(g)
 
 

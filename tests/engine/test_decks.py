@@ -25,6 +25,7 @@ from bot.engine import (
     Kind,
     Lasts,
     Life,
+    LifeGain,
     NextTurn,
     NotYourTurnError,
     Reveal,
@@ -42,7 +43,9 @@ PLAIN = Entry("p1", "Plain one", text="Nothing lasts.")
 PLAIN_2 = Entry("p2", "Plain two", text="Nothing lasts either.")
 STAYS = Entry("stay", "Stays", text="Lasts all game.", duration=Duration(Lasts.PERMANENT))
 NEXT_TURN = Entry("next", "Until next turn", text="A while.", duration=Duration(Lasts.NEXT_TURN))
-HEAL = Entry("heal", "Healing card", text="Gain 5 life.", gains_life=True, life=parse_expr("5"))
+HEAL = Entry(
+    "heal", "Healing card", text="Gain 5 life.", gains_life=True, life=LifeGain(parse_expr("5"))
+)
 SPLIT = Entry(
     "split",
     "Fire // Ice",
@@ -363,7 +366,8 @@ def test_only_the_spiting_player_or_an_official_picks_the_spite_card(
     option = game.state.decks["chaos"].looking[0]
     if allowed:
         game.act(Choose(actor=actor, referee=referee, option=option))
-        assert game.state.pending is None
+        assert game.state.pending is not None
+        assert game.state.pending.kind == "loss"  # no reason was given: the bot asks
     else:
         with pytest.raises(NotYourTurnError):
             game.act(Choose(actor=actor, referee=referee, option=option))
@@ -384,6 +388,8 @@ def test_the_spite_card_is_played_face_up_and_the_rest_go_to_the_bottom() -> Non
     pile = game.state.decks["chaos"]
     assert pile.draw[-6:] == bottom["cards"]
     assert pile.looking == []
+    assert game.state.players["bob"].spiting  # until bob says whether the loss still holds
+    events = game.act(Choose(actor="bob", option="no"))
     assert events[-1] == {"type": "spite_ended", "player": "bob", "survived": True}
     assert not game.state.players["bob"].spiting
 
@@ -401,17 +407,27 @@ def test_the_cards_go_to_the_bottom_in_random_order() -> None:
 
 def test_a_split_card_can_be_the_spite_card() -> None:
     game = begin(tiny(SPLIT, PLAIN))
-    game.act(Spite(actor="bob"))
+    game.act(Spite(actor="bob", reason="card"))
     events = game.act(Choose(actor="bob", option="Fire // Ice"))
     (offer,) = of_type(events, "choice_offered")
     assert offer["kind"] == "half"
-    assert offer["context"]["spite"] is True
+    assert offer["context"]["spite"] == "card"
     assert of_type(events, "cards_to_bottom")[0]["cards"] == ["p1"]
     events = game.act(Choose(actor="bob", option="ice"))
     (roll,) = of_type(events, "roll")
     assert roll["entry"]["id"] == "split-ice"
     assert "can't be countered" in roll["reason"]
-    assert events[-1]["type"] == "spite_ended"
+    assert events[-1]["type"] == "choice_offered"
+    assert events[-1]["kind"] == "loss"
+    events = game.act(Choose(actor="bob", option="yes"))
+    assert events[-2:] == [
+        {"type": "spite_ended", "player": "bob", "survived": False},
+        {
+            "type": "player_out",
+            "player": "bob",
+            "reason": "lost to a card's effect: it still holds",
+        },
+    ]
 
 
 def test_fewer_than_seven_cards_offers_what_there_is() -> None:
@@ -449,6 +465,7 @@ def test_a_spite_leaves_the_turns_face_down_card_alone() -> None:
     assert face_down is not None
     game.act(Spite(actor="bob"))
     game.act(Choose(actor="bob", option=game.state.decks["chaos"].looking[0]))
+    game.act(Choose(actor="bob", option="no"))
     assert game.state.face_down == face_down
     events = game.act(Reveal(actor="ann"))
     assert of_type(events, "roll")[0]["entry"]["id"] == face_down[1]
@@ -459,6 +476,7 @@ def test_a_second_loss_knocks_the_player_out() -> None:
     game = begin()
     game.act(Spite(actor="bob"))
     game.act(Choose(actor="bob", option=game.state.decks["chaos"].looking[0]))
+    game.act(Choose(actor="bob", option="no"))
     events = game.act(Spite(actor="bob"))
     assert not of_type(events, "spite_started")
     assert not of_type(events, "card_drawn")
@@ -473,6 +491,7 @@ def test_spites_are_counted_per_player() -> None:
     for player in ("bob", "cy"):
         game.act(Spite(actor=player))
         game.act(Choose(actor=player, option=game.state.decks["chaos"].looking[0]))
+        game.act(Choose(actor=player, option="no"))
     assert not of_type(game.events, "player_out")
 
 

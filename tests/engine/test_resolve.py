@@ -19,6 +19,7 @@ from bot.engine import (
     Entry,
     Kind,
     Lasts,
+    LifeGain,
     MultiMode,
     Nesting,
     NextTurn,
@@ -348,7 +349,7 @@ def test_duration_entry_starts_an_effect_that_lasts_until_its_owners_next_turn()
 
 
 def test_gains_life_entry_adds_the_rolled_life() -> None:
-    rain = entry("rain", "Healing rain", gains_life=True, life=parse_expr("1d4+2"))
+    rain = entry("rain", "Healing rain", gains_life=True, life=LifeGain(parse_expr("1d4+2")))
     game = new_game(ruleset(fixed("chaos", rain), life=20))
 
     events = game.act(RollChaos(actor="ann"))
@@ -679,7 +680,7 @@ def random_entry(draw: st.DrawFn, key: str, ids: tuple[str, ...]) -> Entry:
             turns = draw(st.integers(1, 3)) if lasts is Lasts.TURNS else 0
             return entry(key, name, text="Lasts.", duration=Duration(lasts, turns))
         case "life":
-            return entry(key, name, gains_life=True, life=parse_expr("1d4"))
+            return entry(key, name, gains_life=True, life=LifeGain(parse_expr("1d4")))
         case _:
             return entry(key, name, text="Something happens.")
 

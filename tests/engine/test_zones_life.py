@@ -19,6 +19,7 @@ from bot.engine import (
     Join,
     Leave,
     Life,
+    LifeGain,
     MiddleAdd,
     MiddlePlay,
     NextTurn,
@@ -235,7 +236,7 @@ def test_life_of_an_unknown_or_out_player_is_refused():
 def tiny_classic() -> Ruleset:
     """A classic-like ruleset whose d2 chaos list is 1: gain 3 life, 2: nothing."""
     bands = (
-        Band(1, 1, Entry(id="1", name="Lifeline", gains_life=True, life=parse_expr("3"))),
+        Band(1, 1, Entry(id="1", name="Lifeline", gains_life=True, life=LifeGain(parse_expr("3")))),
         Band(2, 2, Entry(id="2", name="Nothing", text="Nothing happens.")),
     )
     chaos = RollTable("chaos", "Chaos", Die(2), bands)

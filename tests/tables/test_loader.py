@@ -311,7 +311,7 @@ def test_times_in_words_is_refused_with_the_documented_message(tmp_path: Path) -
         (["card: Fireball", "link: t"], "entries[0].link", "does one thing at most"),
         (["x: 1d6"], "entries[0].x", "needs card: NAME"),
         (["count: 2"], "entries[0].count", "needs token"),
-        (["life: 3"], "entries[0].life", "add gains_life: true"),
+        (["life: 3", "gains_life: false"], "entries[0].life", "drop gains_life: false"),
         (["token: counter"], "entries[0].token", "expected one of counter_roll, roll_fork"),
         (["lasts: {turns: 0}"], "entries[0].lasts.turns", "from 1 to 100"),
         (["lasts: forever"], "entries[0].lasts", "expected end_of_turn, next_turn"),
