@@ -37,6 +37,9 @@ class ActionUndone(TypedDict):
 
 
 class GameStarted(TypedDict):
+    """A game opens. `commitment` is SHA-256 over its seed and `salt` (:mod:`bot.engine.fairness`);
+    games logged before commitments existed have neither."""
+
     type: Literal["game_started"]
     ruleset: str
     revision: str
@@ -44,6 +47,8 @@ class GameStarted(TypedDict):
     host: str
     name: str
     life: int | None
+    salt: NotRequired[str]
+    commitment: NotRequired[str]
 
 
 class PlayerJoined(TypedDict):
@@ -301,6 +306,15 @@ class GameEnded(TypedDict):
     winner: str | None
 
 
+class SeedRevealed(TypedDict):
+    """The game is over: its seed and salt, which the commitment made at the start was over."""
+
+    type: Literal["seed_revealed"]
+    seed: int
+    salt: str
+    commitment: str | None
+
+
 Event: TypeAlias = (
     ActionTaken
     | ActionUndone
@@ -338,6 +352,7 @@ Event: TypeAlias = (
     | MiddleAdded
     | MiddlePlayed
     | GameEnded
+    | SeedRevealed
 )
 
 # Outcomes a stack item produced; a counter takes them back, a counter of the counter restores them.
