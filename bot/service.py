@@ -186,6 +186,7 @@ class GameService(GuildService):
                 name=host_name,
                 life=life,
                 salt=self._salts() if salt is None else salt,
+                tables=snapshot.hash,
             )
             record = await self.store.create_game(
                 scope=scope, guild=guild, snapshot=snapshot, events=game.events, now=self._clock()

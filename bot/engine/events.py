@@ -38,7 +38,8 @@ class ActionUndone(TypedDict):
 
 class GameStarted(TypedDict):
     """A game opens. `commitment` is SHA-256 over its seed and `salt` (:mod:`bot.engine.fairness`);
-    games logged before commitments existed have neither."""
+    games logged before commitments existed have neither. `tables` names the exact tables
+    played (the service's snapshot hash), when the front end said."""
 
     type: Literal["game_started"]
     ruleset: str
@@ -49,6 +50,7 @@ class GameStarted(TypedDict):
     life: int | None
     salt: NotRequired[str]
     commitment: NotRequired[str]
+    tables: NotRequired[str]
 
 
 class PlayerJoined(TypedDict):

@@ -16,7 +16,7 @@ from bot.engine import actions as a
 from bot.engine import chaos, decks, spite, turns, zones
 from bot.engine.context import Context
 from bot.engine.errors import GameOverError, NothingToUndoError, NotYourTurnError
-from bot.engine.events import ActionTaken, Event, Json
+from bot.engine.events import ActionTaken, Event, GameStarted, Json
 from bot.engine.fairness import commitment
 from bot.engine.model import PlayerId, Ruleset, StartRoll
 from bot.engine.state import GameState, Phase, apply, fold
@@ -74,14 +74,17 @@ class Game:
         name: str,
         life: int | None = None,
         salt: str = "",
+        tables: str = "",
     ) -> Game:
         """A new game in its lobby, hosted (and joined) by `host`.
 
         `life` is the starting life when the group tracks it (the ruleset's default otherwise).
         `salt` goes into the commitment to the seed (:mod:`bot.engine.fairness`); front ends
-        draw a random one, since the seed alone may come from a small range.
+        draw a random one, since the seed alone may come from a small range. `tables` names
+        the exact tables played (a front end's hash of their text), so a replay can find them.
         """
         game = cls(ruleset)
+        named = {"tables": tables} if tables else {}
         start: list[Event] = [
             {
                 "type": "action",
@@ -93,6 +96,7 @@ class Game:
                     "seed": seed,
                     "life": life,
                     "salt": salt,
+                    **named,
                 },
             },
             {
@@ -107,6 +111,8 @@ class Game:
                 "commitment": commitment(seed, salt),
             },
         ]
+        if tables:
+            cast(GameStarted, start[1])["tables"] = tables
         for event in start:
             apply(game.state, event)
         game.events.extend(start)
@@ -187,6 +193,7 @@ class Game:
             name=str(first.get("host_name") or first["actor"]),
             life=first.get("life"),
             salt=str(first.get("salt") or ""),
+            tables=str(first.get("tables") or ""),
         )
         for logged in actions[1:]:
             game.act(a.action_from_json(logged))

@@ -54,8 +54,8 @@ def lasts(kind: str, turns: int, owner: str | None, names: Names) -> str:
     return _LASTS.get(kind, kind.replace("_", " "))
 
 
-_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode"})
-_NAMED_ARGS = frozenset({"seed", "life", "turns"})
+_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode", "tables"})
+_NAMED_ARGS = frozenset({"seed", "salt", "life", "turns"})
 
 
 def describe_action(action: Json, names: Names) -> str:
