@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import TypeAlias
 
-from bot.verify import MAX_BYTES, MismatchError, UnreadableLogError, verify
+from bot.verify import MismatchError, verify
+from bot.verify.read import read_path
 from bot.verify.tables import folder_finder
 
 EXIT_OK = 0
@@ -46,7 +47,7 @@ def add_verify_parser(commands: SubParsers) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    data = read_file(args.log)
+    data = read_path(args.log)
     try:
         verdict = verify(data, folder_finder(args.tables), expected=args.commitment)
     except MismatchError as error:
@@ -54,15 +55,3 @@ def run_verify(args: argparse.Namespace) -> int:
         return EXIT_MISMATCH
     print("\n".join(verdict.lines()))
     return EXIT_OK
-
-
-def read_file(path: Path) -> bytes:
-    """A regular file's bytes, at most one more than the limit; a sentence for anything else."""
-    try:
-        if not path.is_file():
-            raise UnreadableLogError(f"{path} isn't a file.")
-        with path.open("rb") as file:
-            return file.read(MAX_BYTES + 1)
-    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
-        reason = getattr(error, "strerror", None) or "not a path"
-        raise UnreadableLogError(f"Can't read {path}: {reason}.") from None

@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import zlib
+from pathlib import Path
 from typing import Any
 
 from bot.verify.errors import UnreadableLogError
@@ -74,3 +75,15 @@ def _gunzip(data: bytes) -> bytes:
         raise UnreadableLogError(
             "That file looks compressed (gzip) but can't be unpacked."
         ) from None
+
+
+def read_path(path: Path) -> bytes:
+    """A regular file's bytes, at most one more than the limit; a sentence for anything else."""
+    try:
+        if not path.is_file():
+            raise UnreadableLogError(f"{path} isn't a file.")
+        with path.open("rb") as file:
+            return file.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        reason = getattr(error, "strerror", None) or "not a path"
+        raise UnreadableLogError(f"Can't read {path}: {reason}.") from None
