@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.engine.fairness import commitment
 from tests.e2e.table import Table, board_of, final_answer, is_ephemeral, text_of
-from tests.fakediscord.plugin import FakeDiscord, aio
+from tests.fakediscord.plugin import aio
+from tests.fakediscord.server import FakeDiscord
 
 JSON = dict[str, Any]
 
