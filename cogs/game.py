@@ -10,13 +10,10 @@ from discord.ext import commands
 
 from bot.client import choices
 from bot.client.bot import ChaosBot
-from bot.client.embeds import text_embeds
-from bot.client.interactions import Caller, reply, scope_of, within_deadline
-from bot.client.wording import plain
+from bot.client.interactions import Caller, reply, scope_of
+from bot.client.verifying import verify_upload
 from bot.commands import CommandError, GameView
 from bot.engine import actions as a
-from bot.verify import MAX_BYTES, MismatchError, UnreadableLogError, Verdict
-from bot.verify.running import Verifier
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -30,7 +27,6 @@ class GameCog(commands.GroupCog, group_name="game"):
 
     def __init__(self, bot: ChaosBot) -> None:
         self.bot = bot
-        self.verifier = Verifier(bot.service.store)
         super().__init__()
 
     @app_commands.command(name="start", description="Open a new game in this channel; you host it")
@@ -136,26 +132,7 @@ class GameCog(commands.GroupCog, group_name="game"):
         file: discord.Attachment,
         commitment: app_commands.Range[str, 8, 64] | None = None,
     ) -> None:
-        # Anyone may check any log: it holds nothing secret once the game is over.
-        if file.size > MAX_BYTES:
-            raise UnreadableLogError(
-                f"{file.filename} is {file.size // 1024} KB; a game's log is at most"
-                f" {MAX_BYTES // 2**20} MB."
-            )
-
-        async def check() -> Verdict:
-            data = await file.read()
-            return await self.verifier.verify(data, expected=commitment)
-
-        try:
-            verdict = await within_deadline(interaction, check())
-        except MismatchError as error:  # a finding for the table, not a mistake of the asker
-            text = plain(str(error))
-            embeds = text_embeds("Verification failed", text, colour=discord.Colour.red())
-            await reply(interaction, embeds=embeds)
-            return
-        text = "\n\n".join(plain(line) for line in verdict.lines())
-        await reply(interaction, embeds=text_embeds("Verified", text))
+        await verify_upload(interaction, self.bot.verifier, file, commitment)
 
 
 async def setup(bot: ChaosBot) -> None:

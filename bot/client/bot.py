@@ -24,6 +24,7 @@ from bot.client.keeper import BoardKeeper
 from bot.client.play import Play
 from bot.config import Settings
 from bot.service import GameService
+from bot.verify.running import Verifier
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ class ChaosBot(commands.Bot):
         self.settings = settings
         self.play = Play(self)
         self.boards = BoardKeeper(self, delay=board_delay)
+        self.verifier = Verifier(service.store)
         self._extensions = extensions
         self._expiry: asyncio.Task[None] | None = None
         self._closing = False

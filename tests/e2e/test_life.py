@@ -131,8 +131,8 @@ async def test_classic_spite_roll_without_life_gain_ends_a_two_player_game(fake_
         assert not components(body["data"])
         events = await log_of(t)
         assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
-        assert events[-1]["type"] == "game_ended"
-        assert events[-1]["winner"] == owner["id"]
+        assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+        assert events[-2]["winner"] == owner["id"]
 
 
 @aio
@@ -154,8 +154,8 @@ async def test_lists_below_1_puts_the_player_out_with_a_spite_roll(fake_discord,
         last = await t.slash("life lose", {"amount": 20, "player": "player"}, user=owner)
         assert "gets a spite" not in text_of(last)
         events = await log_of(t)
-        assert events[-1]["type"] == "game_ended"
-        assert events[-1]["winner"] == owner["id"]
+        assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+        assert events[-2]["winner"] == owner["id"]
 
 
 @aio
