@@ -20,6 +20,7 @@ from bot.config import Settings
 from bot.console import add_play_parser, run_play
 from bot.engine.errors import ChaosError
 from bot.tables.cli import add_tables_parser
+from bot.verify.cli import add_verify_parser
 
 EXIT_OK = 0
 EXIT_USER = 1
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_play_parser(commands)
     add_tables_parser(commands)
+    add_verify_parser(commands)
     sync = commands.add_parser(
         "sync",
         help="publish the slash commands to Discord (the bot's owner, once per update)",

@@ -76,6 +76,13 @@ def random_seed() -> int:
     return secrets.randbits(128)
 
 
+def random_salt() -> str:
+    """A fresh salt for the commitment to a game's seed (:mod:`bot.engine.fairness`): 128 bits
+    in hex. A host may name a seed from a small range; the salt keeps the commitment from
+    giving it away to whoever tries every number."""
+    return secrets.token_hex(16)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What an action (or a look at the game) gives back to a front end.
@@ -105,9 +112,10 @@ class GameService(GuildService):
     """Games, their rules and the guilds' settings, over a :class:`~bot.store.Store`.
 
     `rulesets` finds a ruleset by id (the bundled ones by default), `seeds` gives new games their
-    seed, `clock` tells the time (Unix seconds); tests replace them. At most `cache_size` games
-    stay in memory (the least recently used go first and are reloaded from the database when
-    needed). Games untouched for `idle_days` are deleted by :meth:`expire_idle`.
+    seed and `salts` the salt of their commitment to it, `clock` tells the time (Unix seconds);
+    tests replace them. At most `cache_size` games stay in memory (the least recently used go
+    first and are reloaded from the database when needed). Games untouched for `idle_days` are
+    deleted by :meth:`expire_idle`.
     """
 
     def __init__(
@@ -117,6 +125,7 @@ class GameService(GuildService):
         rulesets: Callable[[str], LoadedRuleset] = find_ruleset,
         every_ruleset: Callable[[], Mapping[str, LoadedRuleset]] = load_bundled,
         seeds: Callable[[], int] = random_seed,
+        salts: Callable[[], str] = random_salt,
         clock: Callable[[], float] = time.time,
         cache_size: int = 256,
         idle_days: int = 30,
@@ -125,6 +134,7 @@ class GameService(GuildService):
         self._rulesets = rulesets
         self._every_ruleset = every_ruleset
         self._seeds = seeds
+        self._salts = salts
         self._clock = clock
         self.cache_size = cache_size
         self.idle_days = idle_days
@@ -144,16 +154,19 @@ class GameService(GuildService):
         host: str,
         host_name: str,
         seed: int | None = None,
+        salt: str | None = None,
         life: int | None = None,
         guild: str | None = None,
         tables: Sequence[str] = (),
     ) -> Outcome:
         """Open a new game's lobby in `scope`, hosted (and joined) by `host`.
 
-        `tables` names tables the guild uploaded, played in place of the ruleset's tables with
-        the same ids (or beside them). Raises GameExistsError if a game is in progress there,
-        NoTableError for an upload the guild doesn't have, and the tables' errors if the
-        ruleset is unknown or its files (uploads included) don't load together.
+        `seed` and `salt` are drawn afresh unless given (a given salt is for a console whose
+        whole game repeats from its seed). `tables` names tables the guild uploaded, played in
+        place of the ruleset's tables with the same ids (or beside them). Raises
+        GameExistsError if a game is in progress there, NoTableError for an upload the guild
+        doesn't have, and the tables' errors if the ruleset is unknown or its files (uploads
+        included) don't load together.
         """
         async with self._locks.hold(scope):
             existing = await self._active(scope)
@@ -172,6 +185,8 @@ class GameService(GuildService):
                 host=host,
                 name=host_name,
                 life=life,
+                salt=self._salts() if salt is None else salt,
+                tables=snapshot.hash,
             )
             record = await self.store.create_game(
                 scope=scope, guild=guild, snapshot=snapshot, events=game.events, now=self._clock()

@@ -10,6 +10,7 @@ from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.files import fitting_file
 from bot.client.interactions import Caller, reply, scope_of
+from bot.client.verifying import verify_upload
 from bot.commands import CommandError, GameView
 from bot.engine import actions as a
 
@@ -120,6 +121,21 @@ class GameCog(commands.GroupCog, group_name="game"):
             file=file,
             ephemeral=True,
         )
+
+    @app_commands.command(
+        name="verify", description="Check a finished game's exported log against its revealed seed"
+    )
+    @app_commands.describe(
+        file="A log from /game export of a game that is over",
+        commitment="The seed commitment shown when the game started, to compare with",
+    )
+    async def verify(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        commitment: app_commands.Range[str, 8, 64] | None = None,
+    ) -> None:
+        await verify_upload(interaction, self.bot.verifier, file, commitment)
 
 
 async def setup(bot: ChaosBot) -> None:

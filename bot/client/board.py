@@ -29,6 +29,7 @@ from bot.render import (
     chaos_lines,
     effect_lines,
     effect_section,
+    fairness_lines,
     middle_section,
     pending_line,
     render_status,
@@ -77,6 +78,9 @@ def board_embed(game: Game) -> discord.Embed:
         middle = middle_section(state, ruleset, names)
         if middle:
             embed.add_field(name=_heading(middle[0]), value=_middle(middle, state), inline=False)
+    fairness = fairness_lines(state)
+    if fairness:
+        embed.add_field(name="Fairness", value=plain("\n".join(fairness)), inline=False)
     embed.set_footer(text=f"{title} · turn {state.turn}")
     return embed
 

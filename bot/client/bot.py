@@ -25,6 +25,7 @@ from bot.client.play import Play
 from bot.config import Settings
 from bot.service import GameService
 from bot.uploadlimits import UploadLimits
+from bot.verify.running import Verifier
 from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,7 @@ class ChaosBot(commands.Bot):
         self.boards = BoardKeeper(self, delay=board_delay)
         self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
         self.upload_limits = UploadLimits()
+        self.verifier = Verifier(service.store)
         self._extensions = extensions
         self._expiry: asyncio.Task[None] | None = None
         self._closing = False

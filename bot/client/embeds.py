@@ -136,7 +136,8 @@ def _public(events: Sequence[Event], game: Game) -> list[Event]:
     * The cards of a spite look are for the spiting player's eyes only (they pick from a
       private menu), so they aren't listed.
     * The seed stays unsaid until the game is over: every roll follows from it, so whoever
-      knew it could work out what the next rolls will be and pick their moment.
+      knew it could work out what the next rolls will be and pick their moment. So does the
+      salt: with it, a seed from a small range could be found from the commitment.
     """
     hide_seed = game.state.phase is not Phase.ENDED
     shown: list[Event] = []
@@ -144,9 +145,9 @@ def _public(events: Sequence[Event], game: Game) -> list[Event]:
         if e["type"] == "choice_offered" and e["kind"] == "spite":
             e = cast(Event, {**e, "options": []})
         elif hide_seed and e["type"] == "game_started":
-            e = cast(Event, {**e, "seed": None})
+            e = cast(Event, {**e, "seed": None, "salt": None})
         elif hide_seed and e["type"] == "action" and "seed" in e["action"]:
-            e = cast(Event, {**e, "action": {**e["action"], "seed": None}})
+            e = cast(Event, {**e, "action": {**e["action"], "seed": None, "salt": None}})
         shown.append(e)
     return shown
 

@@ -88,6 +88,18 @@ def game_export(rest: str) -> Args:
     return {"file": rest.strip() or None}
 
 
+@command("game verify FILE [commitment HEX]", Kind.QUERY)
+def game_verify(rest: str) -> Args:
+    """Check a finished game's exported log against the seed revealed at its end: every die,
+    every card drawn, and the commitment shown when it started (give it to compare)."""
+    path, found, expected = rest.strip().rpartition(" commitment ")
+    if not found:
+        path, expected = rest.strip(), ""
+    if not path.strip():
+        raise CommandError("`game verify` needs the file of an exported log: `game verify FILE`")
+    return {"file": path.strip(), "commitment": expected.strip() or None}
+
+
 # -- turn ------------------------------------------------------------------------------------
 
 

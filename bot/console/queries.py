@@ -13,6 +13,7 @@ from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
 from bot.tables import find_ruleset
+from bot.verify.running import Verifier
 
 if TYPE_CHECKING:
     from bot.console.session import Console
@@ -39,6 +40,11 @@ async def answer(console: Console, command: Command) -> None:
             await _log(console, args["count"])
         case "game export":
             await _export(console, args["file"])
+        case "game verify":
+            verifier = Verifier(console.service.store)
+            path = Path(args["file"]).expanduser()
+            verdict = await verifier.verify_file(path, expected=args["commitment"])
+            out.reply(command.name, "\n".join(verdict.lines()))
         case _:
             await _board(console, command)
 

@@ -72,6 +72,13 @@ class Console:
         if self.options.seed is not None:
             self.dice = random.Random(f"console/{self.options.seed}")
 
+    def _salt(self) -> str | None:
+        """With --seed the whole session repeats, the commitment to the seed included (the
+        console shows the seed anyway); otherwise the service draws a secret salt."""
+        if self.options.seed is None:
+            return None
+        return f"{self.dice.getrandbits(128):032x}"
+
     async def current(self) -> Outcome | None:
         """The game in progress at this table, if any."""
         try:
@@ -106,6 +113,7 @@ class Console:
             host=player_id(host),
             host_name=host,
             seed=self.options.seed,
+            salt=self._salt(),
         )
         events = list(outcome.events)
         for name in others:
@@ -177,6 +185,7 @@ class Console:
             host=player_id(host),
             host_name=host,
             seed=self.options.seed if seed is None else seed,
+            salt=self._salt(),
             life=command.args["life"],
         )
         self.out.events(outcome.events, Names.of(outcome.game))

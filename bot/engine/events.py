@@ -37,6 +37,10 @@ class ActionUndone(TypedDict):
 
 
 class GameStarted(TypedDict):
+    """A game opens. `commitment` is SHA-256 over its seed and `salt` (:mod:`bot.engine.fairness`);
+    games logged before commitments existed have neither. `tables` names the exact tables
+    played (the service's snapshot hash), when the front end said."""
+
     type: Literal["game_started"]
     ruleset: str
     revision: str
@@ -44,6 +48,9 @@ class GameStarted(TypedDict):
     host: str
     name: str
     life: int | None
+    salt: NotRequired[str]
+    commitment: NotRequired[str]
+    tables: NotRequired[str]
 
 
 class PlayerJoined(TypedDict):
@@ -358,6 +365,15 @@ class GameEnded(TypedDict):
     winner: str | None
 
 
+class SeedRevealed(TypedDict):
+    """The game is over: its seed and salt, which the commitment made at the start was over."""
+
+    type: Literal["seed_revealed"]
+    seed: int
+    salt: str
+    commitment: str | None
+
+
 Event: TypeAlias = (
     ActionTaken
     | ActionUndone
@@ -398,6 +414,7 @@ Event: TypeAlias = (
     | MiddleAdded
     | MiddlePlayed
     | GameEnded
+    | SeedRevealed
 )
 
 # Outcomes a stack item produced (``item``), or that a counter took back from one (``undoes``):

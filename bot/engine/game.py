@@ -16,7 +16,8 @@ from bot.engine import actions as a
 from bot.engine import chaos, counters, decks, spite, turns, zones
 from bot.engine.context import Context
 from bot.engine.errors import GameOverError, NothingToUndoError, NotYourTurnError
-from bot.engine.events import ActionTaken, Event, Json
+from bot.engine.events import ActionTaken, Event, GameStarted, Json
+from bot.engine.fairness import commitment
 from bot.engine.model import PlayerId, Ruleset, StartRoll
 from bot.engine.state import GameState, Phase, apply, fold
 
@@ -72,12 +73,18 @@ class Game:
         host: PlayerId,
         name: str,
         life: int | None = None,
+        salt: str = "",
+        tables: str = "",
     ) -> Game:
         """A new game in its lobby, hosted (and joined) by `host`.
 
         `life` is the starting life when the group tracks it (the ruleset's default otherwise).
+        `salt` goes into the commitment to the seed (:mod:`bot.engine.fairness`); front ends
+        draw a random one, since the seed alone may come from a small range. `tables` names
+        the exact tables played (a front end's hash of their text), so a replay can find them.
         """
         game = cls(ruleset)
+        named = {"tables": tables} if tables else {}
         start: list[Event] = [
             {
                 "type": "action",
@@ -88,6 +95,8 @@ class Game:
                     "host_name": name,
                     "seed": seed,
                     "life": life,
+                    "salt": salt,
+                    **named,
                 },
             },
             {
@@ -98,8 +107,12 @@ class Game:
                 "host": host,
                 "name": name,
                 "life": life if life is not None else ruleset.life,
+                "salt": salt,
+                "commitment": commitment(seed, salt),
             },
         ]
+        if tables:
+            cast(GameStarted, start[1])["tables"] = tables
         for event in start:
             apply(game.state, event)
         game.events.extend(start)
@@ -133,6 +146,9 @@ class Game:
     def _undo(self, action: a.Undo) -> list[Event]:
         if not (action.referee or action.actor == self.state.host):
             raise NotYourTurnError("only the host or a referee can undo")
+        if self.state.phase is Phase.ENDED:
+            # The end revealed the seed: a game taken back up would go on with known dice.
+            raise GameOverError("this game is over and its seed revealed: it can't be undone")
         standing = self._standing()
         if len(standing) <= 1:
             raise NothingToUndoError("there's nothing to undo")
@@ -176,6 +192,8 @@ class Game:
             host=str(first["actor"]),
             name=str(first.get("host_name") or first["actor"]),
             life=first.get("life"),
+            salt=str(first.get("salt") or ""),
+            tables=str(first.get("tables") or ""),
         )
         for logged in actions[1:]:
             game.act(a.action_from_json(logged))
@@ -209,8 +227,19 @@ def _begin(ctx: Context, action: a.Begin) -> None:
 
 
 def _settle(ctx: Context) -> None:
-    """State-based checks after every action: a Global deck game always has a Global."""
+    """State-based checks after every action: a game that ended reveals its seed; a Global
+    deck game always has a Global."""
     state = ctx.state
+    if state.phase is Phase.ENDED:  # act() refuses actions once it is over: this one ended it
+        ctx.emit(
+            {
+                "type": "seed_revealed",
+                "seed": state.seed,
+                "salt": state.salt,
+                "commitment": state.commitment,
+            }
+        )
+        return
     if ctx.ruleset.start is not StartRoll.GLOBAL_DECK or state.phase is not Phase.PLAYING:
         return
     if not any(effect.kind == "global" for effect in state.effects.values()):

@@ -87,6 +87,8 @@ class GameState:
     ruleset: str = ""
     revision: str = ""
     seed: int = 0
+    salt: str = ""
+    commitment: str | None = None
     host: PlayerId = ""
     life: int | None = None
     phase: Phase = Phase.LOBBY
@@ -171,6 +173,8 @@ def apply(state: GameState, event: Event) -> None:
             state.ruleset = event["ruleset"]
             state.revision = event["revision"]
             state.seed = event["seed"]
+            state.salt = event.get("salt", "")
+            state.commitment = event.get("commitment")
             state.host = event["host"]
             state.life = event["life"]
             state.players[event["host"]] = Player(event["host"], event["name"], life=event["life"])
@@ -363,6 +367,8 @@ def apply(state: GameState, event: Event) -> None:
             state.phase = Phase.ENDED
             state.winner = event["winner"]
             state.active = None
+        case "seed_revealed":
+            pass  # the seed was in the log from the start; now front ends may show it
 
 
 def fold(events: Iterable[Event]) -> GameState:

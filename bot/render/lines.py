@@ -54,8 +54,8 @@ def lasts(kind: str, turns: int, owner: str | None, names: Names) -> str:
     return _LASTS.get(kind, kind.replace("_", " "))
 
 
-_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode"})
-_NAMED_ARGS = frozenset({"seed", "life", "turns"})
+_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode", "tables"})
+_NAMED_ARGS = frozenset({"seed", "salt", "life", "turns"})
 
 
 def describe_action(action: Json, names: Names) -> str:
@@ -97,7 +97,24 @@ def _game_started(e: ev.GameStarted, names: Names) -> str:
     about = [f"seed {seed}"] if (seed := e.get("seed")) is not None else []
     about += [f"{e['life']} life"] if e["life"] is not None else []
     details = f" ({', '.join(about)})" if about else ""
-    return f"{e['name']} opens a {e['ruleset']} game{details}."
+    opens = f"{e['name']} opens a {e['ruleset']} game{details}."
+    if "commitment" not in e:  # logged before games committed to their seed
+        return opens
+    return f"{opens}\n{commitment_line(e['commitment'])}"
+
+
+def commitment_line(commitment: str) -> str:
+    """The commitment to the seed, as the start message and the board show it."""
+    return f"Seed commitment (SHA-256): {commitment}"
+
+
+def _revealed(e: ev.SeedRevealed, names: Names) -> str:
+    if e["commitment"] is None:
+        return f"The seed was {e['seed']}."
+    return (
+        f"The seed was {e['seed']}, the salt {e['salt']}: the commitment made at the start was"
+        " over these two. Export the log and check every roll with `game verify`."
+    )
 
 
 def _begun(e: ev.GameBegun, names: Names) -> str:
@@ -328,4 +345,5 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "middle_played": _middle_played,
     "undone": _undone,
     "game_ended": _ended,
+    "seed_revealed": _revealed,
 }

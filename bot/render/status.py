@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
-from bot.render.lines import TOKENS, offered, wrap
+from bot.render.lines import TOKENS, commitment_line, offered, wrap
 from bot.render.names import Names
 
 
@@ -16,10 +16,11 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
         joined = ", ".join(
             p.name + (" (host)" if p.id == state.host else "") for p in state.players.values()
         )
-        return (
-            f"{ruleset.name}: waiting to begin. At the table: {joined}.\n"
-            "More players: `game join NAME`; then `game begin` locks the seats."
-        )
+        lobby = [
+            f"{ruleset.name}: waiting to begin. At the table: {joined}.",
+            "More players: `game join NAME`; then `game begin` locks the seats.",
+        ]
+        return "\n".join(lobby + fairness_lines(state))
     lines = [_headline(state, ruleset, names)]
     lines += seat_lines(state, ruleset, names)
     lines += chaos_lines(state, ruleset, names)
@@ -29,6 +30,7 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
     if pending is not None:
         lines.append(pending)
     lines += offer_lines(state, names)
+    lines += fairness_lines(state)
     return "\n".join(lines)
 
 
@@ -39,6 +41,17 @@ def offer_lines(state: GameState, names: Names) -> list[str]:
         f" (`chaos roll {o.tables[0]}`)"
         for o in state.offers.values()
     ]
+
+
+def fairness_lines(state: GameState) -> list[str]:
+    """The commitment to the seed, and once the game is over the seed and salt it was over
+    (nothing for a game logged before games committed to their seed)."""
+    if state.commitment is None:
+        return []
+    lines = [commitment_line(state.commitment)]
+    if state.phase is Phase.ENDED:
+        lines.append(f"Revealed: seed {state.seed}, salt {state.salt}.")
+    return lines
 
 
 def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:

@@ -41,6 +41,7 @@ from bot.engine import (
     RollChaos,
     Ruleset,
 )
+from bot.engine.fairness import commitment
 from bot.render import Names, render_lines
 from bot.tables import find_ruleset
 from tests.engine.tiny import entry, faces, fixed, new_game, ruleset, times
@@ -380,7 +381,7 @@ def test_the_board_shows_the_middle_with_card_links(name: str, zone: str) -> Non
 
 def test_a_classic_board_has_no_middle_and_names_its_chaos_list() -> None:
     embed = as_dict(board_embed(started(bundled("classic"))))
-    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)", "In play"]
+    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)", "In play", "Fairness"]
     assert "Chaos roll on: Chaos List" in embed["description"]
     assert embed["color"] == BOARD_COLOUR.value
 
@@ -421,7 +422,20 @@ def test_the_ended_board_says_so_and_nobody_has_the_turn() -> None:
     assert embed["description"].startswith("**The game is over after 1 turns.")
     assert embed["color"] == NEUTRAL_COLOUR.value
     assert not any("▶" in row for row in seat_rows(embed))
-    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)"]
+    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)", "Fairness"]
+
+
+def test_the_board_shows_the_commitment_and_the_seed_only_once_the_game_is_over() -> None:
+    game = Game.start(bundled("classic"), seed=41, host="ann", name="Ann", salt="pepper")
+    game.act(Join(actor="bob", player_name="Bob"))
+    lobby = as_dict(board_embed(game))["description"]
+    assert f"Seed commitment (SHA-256): {commitment(41, 'pepper')}" in lobby
+    game.act(Begin(actor="ann"))
+    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
+    assert fields["Fairness"] == f"Seed commitment (SHA-256): {commitment(41, 'pepper')}"
+    game.act(End(actor="ann"))
+    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
+    assert fields["Fairness"].endswith("Revealed: seed 41, salt pepper.")
 
 
 def test_a_board_is_built_for_every_state_of_real_games() -> None:

@@ -192,7 +192,7 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
     assert len(exported) == int(found[-1].group(1))
     events = [json.loads(line) for line in exported]
     assert events[0]["action"]["name"] == "game start"
-    assert events[-1]["type"] == "game_ended"
+    assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
     assert "The game is saved" not in stdout  # nothing left in progress to come back to
 
 

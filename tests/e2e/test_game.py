@@ -250,7 +250,8 @@ async def test_export_is_a_private_jsonl_file_that_replays(fake_discord, tmp_pat
         await t.slash("game end", user=t.fake.owner)
         after, _ = await exported(t)
         assert after.startswith(text)
-        assert json.loads(after.splitlines()[-1])["type"] == "game_ended"
+        ends = [json.loads(line)["type"] for line in after.splitlines()[-2:]]
+        assert ends == ["game_ended", "seed_revealed"]
 
 
 async def exported(t: Table, user=None) -> tuple[str, str]:

@@ -133,8 +133,8 @@ async def test_classic_spite_roll_without_life_gain_ends_a_two_player_game(fake_
         assert not components(body["data"])
         events = await log_of(t)
         assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
-        assert events[-1]["type"] == "game_ended"
-        assert events[-1]["winner"] == owner["id"]
+        assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+        assert events[-2]["winner"] == owner["id"]
 
 
 @aio
@@ -156,8 +156,8 @@ async def test_lists_below_1_puts_the_player_out_with_a_spite_roll(fake_discord,
         last = await t.slash("life lose", {"amount": 20, "player": "player"}, user=owner)
         assert "gets a spite" not in text_of(last)
         events = await log_of(t)
-        assert events[-1]["type"] == "game_ended"
-        assert events[-1]["winner"] == owner["id"]
+        assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+        assert events[-2]["winner"] == owner["id"]
 
 
 @aio
@@ -223,4 +223,4 @@ async def test_classic_spite_asks_a_condition_with_yes_and_no(fake_discord, tmp_
         assert "player is out" in text_of(body)
         events = await log_of(t)
         assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
-        assert events[-1]["type"] == "game_ended"
+        assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]

@@ -141,8 +141,8 @@ async def test_classic_spite_roll_without_life_gain_puts_the_player_out(fake_dis
         assert labels(body) == []  # the game is over: nothing more to press
         events = await log_of(t)
         assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
-        assert events[-1]["type"] == "game_ended"
-        assert events[-1]["winner"] == owner["id"]
+        assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+        assert events[-2]["winner"] == owner["id"]
 
 
 @aio

@@ -35,14 +35,20 @@ class Driver:
     """Plays a game on behalf of everyone at the table, the same way every time."""
 
     def __init__(
-        self, ruleset: str, seed: int, players: tuple[str, ...], *, life: int | None = None
+        self,
+        ruleset: str,
+        seed: int,
+        players: tuple[str, ...],
+        *,
+        life: int | None = None,
+        salt: str = "",
     ) -> None:
         self.ruleset = ruleset
         self.seed = seed
         self.players = players
         host = players[0]
         self.game = Game.start(
-            RULESETS[ruleset](), seed=seed, host=host, name=host.title(), life=life
+            RULESETS[ruleset](), seed=seed, host=host, name=host.title(), life=life, salt=salt
         )
         for player in players[1:]:
             self.act(a.Join(actor=player, player_name=player.title()))

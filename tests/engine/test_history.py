@@ -13,6 +13,7 @@ from bot.engine import (
     End,
     Event,
     Game,
+    GameOverError,
     GameState,
     Join,
     Life,
@@ -155,13 +156,19 @@ def test_undoing_a_reveal_turns_the_card_face_down_again() -> None:
     assert game.state.decks["chaos"].discard == discard
 
 
-def test_undo_can_take_back_the_end_of_a_game() -> None:
+def test_the_end_of_a_game_reveals_its_seed_and_cant_be_undone() -> None:
+    # Undoing the end would let a game go on whose seed (so every coming die) is known.
     game = played("classic")
-    game.act(End(actor="ann"))
+    events = game.act(End(actor="ann"))
+    assert events[-1] == {
+        "type": "seed_revealed",
+        "seed": game.state.seed,
+        "salt": game.state.salt,
+        "commitment": game.state.commitment,
+    }
+    with pytest.raises(GameOverError, match="can't be undone"):
+        game.act(Undo(actor="ann", referee=True))
     assert fold(game.events).phase is Phase.ENDED
-    game.act(Undo(actor="ann"))
-    assert fold(game.events).phase is Phase.PLAYING
-    roll(game)
 
 
 @pytest.mark.parametrize("ruleset", ALL)

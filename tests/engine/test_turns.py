@@ -393,6 +393,7 @@ def test_last_one_standing_wins():
     assert "Ann" in ended[0]["reason"]
     assert game.state.phase is Phase.ENDED
     assert game.state.winner == "ann"
+    assert events[-1]["type"] == "seed_revealed"  # however a game ends, its seed is revealed
 
 
 def test_leaving_twice_is_refused():

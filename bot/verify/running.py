@@ -1,0 +1,83 @@
+"""Verifying logs for a running bot or console: off the event loop, a few at a time.
+
+A log is read and replayed in a worker thread, so a large one can't hold up the other
+servers' commands. At most :data:`AT_ONCE` run together (more would only queue for the
+same cores); anyone past that is told to try again. The tables come from the bot's own
+store when it played the game (a server's uploads included), else from the bundled ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from pathlib import Path
+
+from bot.engine.errors import ChaosError
+from bot.engine.model import Ruleset
+from bot.errors import StoreError
+from bot.store import Store
+from bot.tables.folders import LoadedRuleset
+from bot.tables.registry import find_ruleset
+from bot.tables.snapshot import Snapshot, load_snapshot, take_snapshot
+from bot.verify.errors import UnreadableLogError
+from bot.verify.read import MAX_BYTES, read_log, read_path
+from bot.verify.replay import Verdict, tables_of, verify_events
+from bot.verify.tables import matching
+
+AT_ONCE = 2
+KEEP_TABLES = 4  # rulesets kept loaded between checks
+
+
+class BusyError(ChaosError):
+    """Too many logs are being checked at once."""
+
+
+class Verifier:
+    """Checks exported logs against the tables in `store` (and the bundled ones)."""
+
+    def __init__(self, store: Store, *, at_once: int = AT_ONCE) -> None:
+        self.store = store
+        self.at_once = at_once
+        self._running = 0
+        self._tables: OrderedDict[str, tuple[Snapshot, LoadedRuleset]] = OrderedDict()
+
+    async def verify(self, data: bytes, *, expected: str | None = None) -> Verdict:
+        """The verdict on an export given as bytes; MismatchError, UnreadableLogError or
+        BusyError (each a sentence) otherwise."""
+        if len(data) > MAX_BYTES and not data.startswith(b"\x1f\x8b"):
+            raise UnreadableLogError(f"That file is larger than {MAX_BYTES // 2**20} MB.")
+        if self._running >= self.at_once:
+            raise BusyError("Other logs are being checked right now; try again in a moment.")
+        self._running += 1
+        try:
+            events = await asyncio.to_thread(read_log, data)
+            ruleset = await self._ruleset(*tables_of(events))
+            return await asyncio.to_thread(
+                verify_events, events, lambda *_: ruleset, expected=expected
+            )
+        finally:
+            self._running -= 1
+
+    async def verify_file(self, path: Path, *, expected: str | None = None) -> Verdict:
+        """The same for a file (the console): a regular file, read up to the limit."""
+        return await self.verify(await asyncio.to_thread(read_path, path), expected=expected)
+
+    async def _ruleset(self, ruleset: str, tables: str | None) -> Ruleset:
+        frozen = self._tables.get(tables or "")
+        if frozen is None and tables is not None:
+            try:
+                snapshot = await self.store.snapshot(tables)
+            except StoreError:
+                pass  # not a game this bot played, or long expired: try the bundled tables
+            else:
+                frozen = (snapshot, await asyncio.to_thread(load_snapshot, snapshot))
+        if frozen is None:
+            frozen = await asyncio.to_thread(lambda: take_snapshot(find_ruleset(ruleset)))
+        self._keep(frozen)
+        return matching(frozen, ruleset, tables, "this bot's")
+
+    def _keep(self, frozen: tuple[Snapshot, LoadedRuleset]) -> None:
+        self._tables[frozen[0].hash] = frozen
+        self._tables.move_to_end(frozen[0].hash)
+        while len(self._tables) > KEEP_TABLES:
+            self._tables.popitem(last=False)

@@ -1,0 +1,190 @@
+"""Verifying a finished game's export: it verifies as exported, and every tampering is named."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+import pytest
+
+from bot.engine import ChaosError, End, Game, Undo
+from bot.engine.fairness import commitment
+from bot.engine.model import Ruleset
+from bot.verify import MAX_BYTES, MAX_EVENTS, MismatchError, UnreadableLogError, verify
+from bot.verify.replay import verify_events
+from bot.verify.tables import folder_finder
+from tests.engine.make_golden import PLAYERS, Driver
+from tests.engine.rulesets import RULESETS
+
+SALT = "5a1t" * 8
+SEED = 2**100 + 12345  # as large as the seeds the service draws
+
+
+def find(ruleset: str, tables: str | None) -> Ruleset:
+    return RULESETS[ruleset]()
+
+
+def finished(ruleset: str = "classic", turns: int = 6, seed: int = SEED) -> Game:
+    driver = Driver(ruleset, seed, PLAYERS, salt=SALT)
+    for _ in range(turns):
+        if driver.over:
+            break
+        driver.turn()
+    if not driver.over:
+        driver.act(End(actor="ann"))
+    return driver.game
+
+
+def lines(game: Game) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in game.export().splitlines()]
+
+
+def encode(events: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(e) + "\n" for e in events).encode()
+
+
+def refusal(data: bytes, error: type[Exception] = UnreadableLogError) -> str:
+    with pytest.raises(error) as raised:
+        verify(data, find)
+    return str(raised.value)
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_a_finished_game_verifies_as_exported(ruleset: str) -> None:
+    game = finished(ruleset)
+    verdict = verify(game.export().encode(), find)
+    assert verdict.commitment == commitment(SEED, SALT) == game.state.commitment
+    assert verdict.actions == game.seq
+    assert verdict.rolls > 0
+    text = "\n".join(verdict.lines())
+    assert "Verified" in text
+    assert SALT in text
+    assert str(SEED) in text
+    assert "small number" not in text  # a drawn seed
+    assert verify(gzip.compress(game.export().encode()), find) == verdict  # a compressed export
+
+
+def test_changing_one_die_fails_naming_that_event() -> None:
+    events = lines(finished("classic"))
+    index = next(
+        i for i, e in enumerate(events) if e["type"] == "roll" and e["turn"] == 3 and e["dice"]
+    )
+    events[index]["dice"][0] = events[index]["dice"][0] % 20 + 1
+    message = refusal(encode(events), MismatchError)
+    assert message.startswith(f"Event {index + 1} (roll, turn 3) doesn't match the replay")
+    assert "the log has dice" in message
+    assert "the seed gives" in message
+
+
+def test_changing_a_drawn_card_fails_naming_that_event() -> None:
+    events = lines(finished("deck"))
+    drawn = [i for i, e in enumerate(events) if e["type"] == "card_drawn"]
+    index = drawn[2]
+    others = {events[i]["card"] for i in drawn} - {events[index]["card"]}
+    events[index]["card"] = sorted(others)[0]
+    message = refusal(encode(events), MismatchError)
+    assert message.startswith(f"Event {index + 1} (card_drawn")
+    assert "the seed draws" in message
+
+
+@pytest.mark.parametrize("field", ["seed", "salt"])
+def test_a_changed_seed_or_salt_breaks_the_commitment(field: str) -> None:
+    events = lines(finished("lists"))
+    for event in events:
+        for holder in (event, event.get("action") or {}):
+            if field in holder:
+                holder[field] = holder[field] + 1 if field == "seed" else "0" * 32
+    message = refusal(encode(events), MismatchError)
+    assert message.startswith("The commitment doesn't match")
+
+
+def test_a_consistent_rewrite_still_fails_against_the_commitment_people_saw() -> None:
+    # A host who rewrites seed, salt and commitment alike makes a log that agrees with itself:
+    # only the commitment shown at the start tells it apart.
+    shown = commitment(SEED, SALT)
+    game = finished("classic", seed=SEED + 1)
+    with pytest.raises(MismatchError, match="isn't the one you gave"):
+        verify(game.export().encode(), find, expected=shown[:12])
+    assert verify(finished("classic").export().encode(), find, expected=shown[:8]).expected
+    with pytest.raises(UnreadableLogError, match="64 hex digits"):
+        verify(game.export().encode(), find, expected="xyz")
+
+
+def test_a_game_still_going_on_has_no_seed_to_check() -> None:
+    driver = Driver("classic", 3, PLAYERS)
+    driver.turn()
+    assert "isn't over yet" in refusal(driver.game.export().encode())
+
+
+def test_undone_actions_are_listed_and_a_named_seed_is_pointed_out() -> None:
+    game = finished("classic", turns=2, seed=7)
+    verdict = verify(game.export().encode(), find)
+    assert not verdict.undone
+    driver = Driver("classic", 7, PLAYERS, salt=SALT)
+    game = driver.game
+    driver.roll()
+    game.act(Undo(actor="ann"))
+    game.act(End(actor="ann"))
+    text = "\n".join(verify(game.export().encode(), find).lines())
+    assert "1 action was undone (the log keeps them): Ann: chaos roll" in text
+    assert "small number" in text
+
+
+def test_added_dropped_and_damaged_events_are_named() -> None:
+    events = lines(finished("classic"))
+    extra = [*events[:10], {"type": "life", "player": "ann"}, *events[10:]]
+    assert "Event 11 (life" in refusal(encode(extra), MismatchError)
+    turn = next(i for i, e in enumerate(events) if e["type"] == "turn_started" and i > 10)
+    dropped = events[:turn] + events[turn + 1 :]
+    assert f"Event {turn + 1} (" in refusal(encode(dropped), MismatchError)
+    damaged = [dict(e) for e in events]
+    action = next(i for i, e in enumerate(damaged) if i > 5 and e["type"] == "action")
+    damaged[action] = {**damaged[action], "action": {"name": "chaos roll", "actor": [1, {}]}}
+    message = refusal(encode(damaged), MismatchError)
+    assert message.startswith(f"Event {action + 1} (action 'chaos roll'")
+    unknown = [*events[:action], {**events[action], "action": {"name": "rm -rf"}}]
+    assert "unknown action" in refusal(encode(unknown + events[action + 1 :]), MismatchError)
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"", "empty"),
+        (b"\xff\xfe\x00garbage", "UTF-8"),
+        (b"hello\n", "Line 1 isn't a JSON object"),
+        (b'{"type": "action"}\n[1, 2]\n', "Line 2 isn't an event"),
+        (b"[" * 100_000 + b"]" * 100_000 + b"\n", "Line 1 isn't a JSON object"),
+        (b'{"type": "x", "n": ' + b"9" * 10_000 + b"}\n", "Line 1 isn't a JSON object"),
+        (b'{"type": "roll"}\n', "doesn't begin with the start of a game"),
+        (gzip.compress(b'{"type": "roll"}\n'), "doesn't begin with the start"),
+        (b"\x1f\x8b\x08\x00broken", "can't be unpacked"),
+    ],
+    ids=["empty", "binary", "text", "array", "deep", "long-int", "no-start", "gzip", "bad-gzip"],
+)
+def test_hostile_files_get_a_sentence(data: bytes, says: str) -> None:
+    assert says in refusal(data)
+
+
+def test_huge_files_stop_at_the_caps() -> None:
+    assert "larger than 8 MB" in refusal(b" " * (MAX_BYTES + 1))
+    bomb = gzip.compress(b" " * (64 * 1024 * 1024))  # 64 MB of spaces in about 64 KB
+    assert len(bomb) < 100_000
+    assert "larger than 8 MB" in refusal(bomb)
+    many = b'{"type":"x"}\n' * (MAX_EVENTS + 1)
+    assert "more than 100,000 events" in refusal(many)
+
+
+def test_a_replay_that_runs_too_long_is_stopped() -> None:
+    events = lines(finished("classic"))
+    ticks = iter(range(0, 10_000, 10))
+    with pytest.raises(UnreadableLogError, match="took too long"):
+        verify_events(events, find, clock=lambda: float(next(ticks)), seconds=25)
+
+
+def test_an_unknown_ruleset_is_a_sentence() -> None:
+    events = lines(finished("classic"))
+    events[1]["ruleset"] = "no-such"
+
+    with pytest.raises(ChaosError, match="there is no ruleset 'no-such'"):
+        verify(encode(events), folder_finder())
