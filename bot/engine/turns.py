@@ -38,7 +38,6 @@ def leave(ctx: Context, action: act.Leave) -> None:
 def begin(ctx: Context, action: act.Begin) -> None:
     if ctx.state.phase is not Phase.LOBBY:
         raise GameAlreadyStartedError("this game has already begun")
-    ctx.require_official("begin the game")
     order = list(action.order) or list(ctx.state.players)
     if sorted(order) != sorted(ctx.state.players):
         names = ", ".join(ctx.name(p) for p in ctx.state.players)
@@ -57,7 +56,6 @@ def start_turn(ctx: Context, player: PlayerId, *, extra: bool) -> None:
 
 def next_turn(ctx: Context, action: act.NextTurn) -> None:
     ctx.require_playing()
-    ctx.require_turn()
     ctx.require_no_choice()
     require(ctx.state.face_down is None, "the face-down chaos card must be revealed first")
     state = ctx.state
@@ -67,7 +65,6 @@ def next_turn(ctx: Context, action: act.NextTurn) -> None:
                 f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet"
                 " (a referee can override)"
             )
-        ctx.require_official("end a turn without its chaos roll")
         ctx.emit({"type": "roll_waived", "turn": state.turn, "by": action.actor})
     end_turn(ctx)
     start_turn(ctx, following(ctx), extra=bool(state.extra_queue))
@@ -117,25 +114,21 @@ def following(ctx: Context) -> PlayerId:
 
 def extra_turn(ctx: Context, action: act.ExtraTurn) -> None:
     ctx.require_playing()
-    ctx.require_turn()
     change_order(ctx, "extra", ctx.player(action.player).id)
 
 
 def skip_turn(ctx: Context, action: act.SkipTurn) -> None:
     ctx.require_playing()
-    ctx.require_turn()
     change_order(ctx, "skip", ctx.player(action.player).id)
 
 
 def reverse(ctx: Context, action: act.Reverse) -> None:
     ctx.require_playing()
-    ctx.require_turn()
     change_order(ctx, "reverse", None)
 
 
 def seats(ctx: Context, action: act.Seats) -> None:
     ctx.require_playing()
-    ctx.require_official("change the seating")
     if sorted(action.order) != sorted(ctx.state.order):
         raise RulesError(
             "the new seating must name every player once: "
@@ -171,7 +164,6 @@ def change_order(
 def away(ctx: Context, action: act.Away) -> None:
     ctx.require_playing()
     player = ctx.player(action.player or action.actor)
-    ctx.require_self_or_official(player.id)
     require(player.status is Status.PLAYING, f"{player.name} isn't at the table right now")
     require(
         action.turns is None or 0 <= action.turns <= 1000,
@@ -183,13 +175,11 @@ def away(ctx: Context, action: act.Away) -> None:
 def back(ctx: Context, action: act.Back) -> None:
     ctx.require_playing()
     player = ctx.player(action.player or action.actor)
-    ctx.require_self_or_official(player.id)
     require(player.status is Status.AWAY, f"{player.name} isn't away")
     ctx.emit({"type": "player_back", "player": player.id})
 
 
 def end_game(ctx: Context, action: act.End) -> None:
-    ctx.require_official("end the game")
     require(ctx.state.phase is not Phase.ENDED, "this game is already over")
     ctx.emit({"type": "game_ended", "reason": "ended by " + ctx.name(action.actor), "winner": None})
 

@@ -178,7 +178,7 @@ def twenty_turns(ruleset: str, seed: int, *, life: int | None = None) -> Driver:
         if turn % 5 == 0 and driver.game.state.players[driver.actor()].life is not None:
             driver.life(driver.actor(), "gain", 2)
         if ruleset != "classic" and turn in (7, 15):
-            driver.act(a.RollGlobal(actor=driver.actor()))
+            driver.act(a.RollGlobal(actor=driver.host))  # a referee power: the host rolls it
             driver.answer()
         if ruleset == "deck" and turn == 11:
             global_ = next(e for e in driver.game.state.effects.values() if e.kind == "global")
