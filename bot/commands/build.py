@@ -13,11 +13,23 @@ from dataclasses import dataclass, field
 from bot.commands.grammar import Args, Command, CommandError, Kind
 from bot.engine import actions as a
 from bot.engine.model import Ruleset
-from bot.engine.state import GameState
+from bot.engine.state import GameState, Status
 
-# Commands only the host or a referee may use. A console has no roles: whoever types is
-# trusted as the referee for these (help says so).
-REFEREE_COMMANDS = frozenset({"chaos undo", "turn seats", "game end"})
+# Commands only the host or a referee may use (bot.engine.authority says which). A console has
+# no roles: whoever types is trusted as the referee for these (help says so).
+REFEREE_COMMANDS = frozenset(
+    {
+        "chaos undo",
+        "turn seats",
+        "game end",
+        "turn extra",
+        "turn skip",
+        "turn reverse",
+        "chaos global",
+    }
+)
+# Options that make a command a referee's call: a waived roll, an extra roll, a named list.
+REFEREE_OPTIONS = ("override", "extra", "list")
 
 
 def player_id(name: str) -> str:
@@ -35,6 +47,7 @@ class GameView:
     lists: Mapping[str, str] = field(default_factory=dict)  # list id -> name
     options: tuple[tuple[str, str], ...] = ()  # the pending choice's (id, name), in order
     chooser: str | None = None  # who has that choice to make
+    absent: frozenset[str] = frozenset()  # players who are away or out
 
     @classmethod
     def of(cls, state: GameState, ruleset: Ruleset) -> GameView:
@@ -48,6 +61,9 @@ class GameView:
             lists={t.id: t.name for t in ruleset.tables.values()},
             options=tuple(pending.options) if pending else (),
             chooser=pending.player if pending else None,
+            absent=frozenset(
+                p for p, player in state.players.items() if player.status is not Status.PLAYING
+            ),
         )
 
     def player(self, name: str) -> str:
@@ -76,10 +92,14 @@ class GameView:
         return None if name is None else self.player(name)
 
     def actor(self, speaker: str | None) -> str:
-        """Who acts: the named speaker, else the active player, else the host."""
+        """Who acts: the named speaker, else the active player, else the host, else (the host
+        being away) the first player at the table."""
         if speaker is not None:
             return self.player(speaker)
-        return self.active or self.host
+        if self.active is not None:
+            return self.active
+        present = [p for p in self.players if p not in self.absent]
+        return self.host if self.host not in self.absent or not present else present[0]
 
     def table(self, name: str) -> str:
         """A list's id from its id or name (any case); unknown names go to the engine as typed,
@@ -107,7 +127,9 @@ def to_action(command: Command, view: GameView) -> a.Action:
     """
     if command.kind is not Kind.ACTION:
         raise CommandError(f"`{command.name}` isn't something a player does in the game")
-    referee = command.name in REFEREE_COMMANDS or bool(command.args.get("override"))
+    referee = command.name in REFEREE_COMMANDS or any(
+        command.args.get(option) for option in REFEREE_OPTIONS
+    )
     if command.name == "game join":
         name = str(command.args["name"])
         return a.Join(actor=player_id(name), player_name=name)
@@ -141,7 +163,10 @@ BUILDERS: dict[str, Builder] = {
         actor=actor, referee=ref, order=_names(view, args["order"])
     ),
     "chaos roll": lambda args, view, actor, ref: a.RollChaos(
-        actor=actor, referee=ref, table=None if args["list"] is None else view.table(args["list"])
+        actor=actor,
+        referee=ref,
+        table=None if args["list"] is None else view.table(args["list"]),
+        extra=bool(args.get("extra")),
     ),
     "chaos reveal": lambda args, view, actor, ref: a.Reveal(actor=actor, referee=ref),
     "chaos counter": lambda args, view, actor, ref: a.Counter(actor=actor, referee=ref),

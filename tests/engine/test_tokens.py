@@ -221,8 +221,13 @@ def test_counter_reverts_the_list_change_the_roll_made() -> None:
     events = game.act(Counter(actor="bob"))
 
     [reverted] = of_type(events, "list_changed")
-    assert (reverted["current"], reverted["forced"], reverted["reason"]) == (None, None, "countered")
-    assert game.state.current_list is None
+    assert (reverted["current"], reverted["forced"], reverted["reason"]) == (
+        None,
+        None,
+        "countered",
+    )
+    assert game.state.forced_list is None
+    assert not game.state.current_list
     assert_consistent(game)
 
 
