@@ -167,7 +167,7 @@ def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) ->
     official = action.referee or actor == state.host
     if official or can.who is Who.ANYONE:
         return
-    if seat is None:
+    if seat is None and can.who not in (Who.POWERS, Who.OFFICIAL):
         raise NotInGameError(f"you're not in this game: only its players can {can.what}")
     _RULES[can.who](state, action, can)
 

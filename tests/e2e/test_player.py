@@ -33,7 +33,7 @@ async def test_away_until_back(fake_discord, tmp_path):
 
         assert "Turn 2 — guest2" in text_of(await pass_turn(t, owner))
         assert "Turn 3 — owner" in text_of(await pass_turn(t, guest))
-        refused(await t.slash("player away", user=player), "isn't at the table")
+        refused(await t.slash("player away", user=player), "is away: the one thing")
 
         back = await t.slash("player back", user=player)
         assert not is_ephemeral(back)
@@ -68,7 +68,7 @@ async def test_away_with_no_turns_is_back_for_the_next_one(fake_discord, tmp_pat
 
 
 @aio
-async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord, tmp_path):
+async def test_stepping_away_on_ones_own_turn_leaves_a_turn_anyone_may_end(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)
         await pass_turn(t, owner)  # the player's turn now
@@ -78,9 +78,9 @@ async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord
         board = await board_of(t)
         assert "left the table" in text_of(board)
         assert [c["label"] for c in components(board)] == ["Next turn"]
-        refused(await t.slash("turn next", user=guest), "only the host or a referee")
+        refused(await t.slash("chaos roll", user=owner), "nobody is active this turn")
 
-        moved = await t.press("Next turn", user=owner, message=board)
+        moved = await t.press("Next turn", user=guest, message=board)
         assert "Turn 3 — guest2" in text_of(moved)
 
 
@@ -88,14 +88,20 @@ async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord
 async def test_only_officials_send_someone_else_away(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)
-        refused(await t.slash("player away", {"player": "owner"}, user=player), "only that player")
+        refused(
+            await t.slash("player away", {"player": "owner"}, user=player),
+            "only owner, the host or a referee can send that player away",
+        )
         refused(await t.slash("player away", {"player": "zed"}, user=owner), "'zed'")
         text = refused(await t.slash("player away", user=t.fake.referee), "not in this game")
         assert t.fake.referee["id"] not in text
 
         await t.slash("player away", {"player": "guest2", "turns": 2}, user=owner)
         assert await status_of(t, guest) is Status.AWAY
-        refused(await t.slash("player back", {"player": "guest2"}, user=player), "only that player")
+        refused(
+            await t.slash("player back", {"player": "guest2"}, user=player),
+            "only guest2, the host or a referee can bring that player back",
+        )
         await t.slash("player back", {"player": "GUEST2"}, user=owner)
         assert await status_of(t, guest) is Status.PLAYING
 
