@@ -16,10 +16,19 @@ from bot.engine.model import Lasts, PlayerId
 from bot.engine.state import Phase, Status
 
 
+# A table has at most this many seats: enough for any Chaos Magic pod, and few enough that the
+# lobby's board fits in one Discord message (tests/client measures it with long names).
+MAX_SEATS = 16
+
+
 def join(ctx: Context, action: act.Join) -> None:
     if ctx.state.phase is not Phase.LOBBY:
         raise GameAlreadyStartedError("seats are locked: this game has already begun")
     require(action.actor not in ctx.state.players, "you're already in this game")
+    require(
+        len(ctx.state.players) < MAX_SEATS,
+        f"this game is full: a table has at most {MAX_SEATS} seats",
+    )
     require(bool(action.player_name.strip()), "a player needs a name")
     ctx.emit({"type": "player_joined", "player": action.actor, "name": action.player_name})
 
