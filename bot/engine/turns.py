@@ -15,7 +15,6 @@ from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesE
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.state import Phase, Status
 
-
 # A table has at most this many seats: enough for any Chaos Magic pod, and few enough that the
 # lobby's board fits in one Discord message (tests/client measures it with long names).
 MAX_SEATS = 16
