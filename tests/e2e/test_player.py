@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.state import Status
+from bot.engine.turns import MAX_SEATS
 from tests.e2e.table import Table, board_of, components, is_ephemeral, refused, text_of
 from tests.fakediscord.plugin import aio
 
@@ -129,14 +130,16 @@ async def test_player_autocomplete_lists_the_games_players(fake_discord, tmp_pat
 
 
 @aio
-async def test_player_autocomplete_offers_at_most_25(fake_discord, tmp_path):
+async def test_player_autocomplete_offers_every_seat_of_a_full_table(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         await t.slash("game start", {"ruleset": "classic"}, user=t.fake.owner)
-        for n in range(29):
+        for n in range(MAX_SEATS - 1):
             await t.slash("game join", user=t.fake.add_user(f"seat{n:02}"))
+        late = await t.slash("game join", user=t.fake.add_user("late"))
+        assert "this game is full: a table has at most 16 seats" in text_of(late)
         _, body = await t.fake.autocomplete("player away", {"player": ""}, "player")
         names = [c["name"] for c in body["data"]["choices"]]
-        assert len(names) == 25
+        assert len(names) == MAX_SEATS <= 25  # Discord offers 25 choices at most
         assert names[:3] == ["owner", "seat00", "seat01"]
-        _, body = await t.fake.autocomplete("player away", {"player": "seat2"}, "player")
-        assert [c["name"] for c in body["data"]["choices"]] == [f"seat2{n}" for n in range(9)]
+        _, body = await t.fake.autocomplete("player away", {"player": "seat1"}, "player")
+        assert [c["name"] for c in body["data"]["choices"]] == [f"seat1{n}" for n in range(5)]

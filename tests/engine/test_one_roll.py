@@ -115,6 +115,10 @@ def test_an_extra_roll_names_no_list() -> None:
         game.act(RollChaos(actor="ann", extra=True, table="vortex"))
 
 
+def current_list(game: Game) -> str | None:
+    return game.state.current_list
+
+
 def test_a_named_list_roll_is_not_the_turns_roll_and_never_moves_the_list() -> None:
     """In `lists`, a roll on F on turn 1 used to count as the turn's roll and make F current."""
     game = new_game(lists_rules())
@@ -122,12 +126,12 @@ def test_a_named_list_roll_is_not_the_turns_roll_and_never_moves_the_list() -> N
     assert [s["purpose"] for s in of_type(events, "stack")] == ["list"]
     assert of_type(events, "list_changed") == []
     assert of_type(events, "chaos_done") == []
-    assert game.state.current_list is None
+    assert current_list(game) is None
     events = game.act(RollChaos(actor="ann"))  # the game's first chaos roll: still on A
     assert [r["table"] for r in of_type(events, "roll")] == ["A"]
-    assert game.state.current_list == "A"
+    assert current_list(game) == "A"
     game.act(RollChaos(actor="ann", table="F"))
-    assert game.state.current_list == "A"
+    assert current_list(game) == "A"
     assert_consistent(game)
 
 
@@ -210,7 +214,7 @@ def test_whatever_players_without_referee_powers_do_each_turn_has_at_most_one_tu
     game = new_game(lists_rules(), seed=seed, players=PLAYERS)
     game.act(Away(actor="ann"))  # the host steps out: only players without powers act
     game.act(NextTurn(actor="bob"))  # ann's turn has nobody active; anyone may end it
-    start = len(game.events)
+    start, turn = len(game.events), game.state.turn
     for move in moves:
         with contextlib.suppress(ChaosError):
             game.act(move)
@@ -224,7 +228,6 @@ def test_whatever_players_without_referee_powers_do_each_turn_has_at_most_one_tu
             standing.append(event)
     turn_rolls: dict[int, int] = {}
     chaos_done: dict[int, int] = {}
-    turn = game.state.turn
     for event in standing:
         if event["type"] == "turn_started":
             turn = event["turn"]
