@@ -36,5 +36,10 @@ def _check(name: str, value: object, rulesets: Callable[[str], LoadedRuleset]) -
     elif name == "auto_roll":
         if not isinstance(value, bool):
             raise SettingsError("Auto-roll is either on or off.")
+    elif name == "turn_powers":
+        if not isinstance(value, bool):
+            raise SettingsError(
+                "Turn powers are either the referees' alone or the active player's too."
+            )
     elif name == "secret_rolls" and value not in SECRET_ROLLS:
         raise SettingsError(f"Secret rolls can be {', '.join(SECRET_ROLLS)}; not {value!r}.")

@@ -26,14 +26,20 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
     @app_commands.command(
         name="roll", description="Make this turn's chaos roll (or draw the chaos card)"
     )
-    @app_commands.describe(list="Roll once on this list instead of the usual roll")
+    @app_commands.describe(
+        list="Referees: roll once on this list; it isn't the turn's roll",
+        extra="Referees: an extra roll, made like the turn's; it isn't the turn's roll",
+    )
     @app_commands.autocomplete(list=choices.lists)
     async def roll(
-        self, interaction: Interaction, list: app_commands.Range[str, 1, 60] | None = None
+        self,
+        interaction: Interaction,
+        list: app_commands.Range[str, 1, 60] | None = None,
+        extra: bool = False,
     ) -> None:
         def build(who: Caller, view: GameView) -> a.Action:
             table = None if list is None else view.table(list)
-            return a.RollChaos(actor=who.id, referee=who.referee, table=table)
+            return a.RollChaos(actor=who.id, referee=who.referee, table=table, extra=extra)
 
         await self.bot.play.act(interaction, build)
 

@@ -1,5 +1,5 @@
 """/settings: the server's choices (Manage Server): referee role, default ruleset, auto-roll,
-secret rolls."""
+secret rolls, turn powers."""
 
 from __future__ import annotations
 
@@ -32,6 +32,12 @@ def describe(settings: GuildSettings) -> str:
             f"Default ruleset: {settings.default_ruleset}",
             f"Auto-roll: {'on' if settings.auto_roll else 'off'}",
             f"Secret rolls: {_SECRET[settings.secret_rolls]}",
+            "Turn powers: "
+            + (
+                "the active player, the host and referees"
+                if settings.turn_powers
+                else "the host and referees only"
+            ),
         ]
     )
 
@@ -53,6 +59,7 @@ class SettingsCog(commands.Cog):
         default_ruleset="What /game start plays when no ruleset is named",
         auto_roll="Make the chaos roll by itself as soon as a turn starts",
         secret_rolls="Who may roll dice secretly with /roll dice",
+        turn_powers="Let the active player change the turn order, roll a Global or a named list",
     )
     @app_commands.autocomplete(default_ruleset=choices.rulesets)
     async def settings(
@@ -63,6 +70,7 @@ class SettingsCog(commands.Cog):
         default_ruleset: app_commands.Range[str, 1, 40] | None = None,
         auto_roll: bool | None = None,
         secret_rolls: Literal["allowed", "referee", "never"] | None = None,
+        turn_powers: bool | None = None,
     ) -> None:
         guild = guild_key(interaction)
         changes: dict[str, Any] = {}
@@ -76,6 +84,8 @@ class SettingsCog(commands.Cog):
             changes["auto_roll"] = auto_roll
         if secret_rolls is not None:
             changes["secret_rolls"] = secret_rolls
+        if turn_powers is not None:
+            changes["turn_powers"] = turn_powers
         who, current = await self.bot.play.caller(interaction)
         require_manager(who, "Changing the settings" if changes else "Seeing the settings")
         if changes:

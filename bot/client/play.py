@@ -142,6 +142,8 @@ class Play:
             current = await self.bot.service.current(scope)
             view = GameView.of(current.game.state, current.game.ruleset)
             action = build(who, view)
+            if settings.turn_powers:  # the engine decides what the setting allows
+                action = replace(action, turn_powers=True)
             outcome = await self.bot.service.act(scope, action, version=version, game_id=game_id)
             return await self._auto_roll(scope, settings, outcome)
 

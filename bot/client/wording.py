@@ -16,15 +16,16 @@ from bot.commands import SPECS
 
 _GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, reverse=True)
 _WORD = r"[a-z]+"
-# `chaos roll`, `game join NAME`, `turn next override`, `rules TOPIC`, escaped or not.
+# `chaos roll`, `game join NAME`, `turn next override`, `chaos roll extra`, `rules TOPIC`,
+# escaped or not.
 _HINT = re.compile(
     r"\\?`(?P<name>(?:" + "|".join(_GROUPS) + rf")(?: {_WORD})?)"
-    r"(?P<rest>(?: (?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|N|ID))*)\\?`"
+    r"(?P<rest>(?: (?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra|N|ID))*)\\?`"
 )
 
 
 # `chaos roll vortex`: an offered roll, with the list's id (escaped or not).
-_ROLL_ON = re.compile(r"\\?`chaos roll (?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`")
+_ROLL_ON = re.compile(r"\\?`chaos roll (?!extra\\?`)(?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`")
 
 
 def slashed(text: str) -> str:
@@ -47,4 +48,6 @@ def _slash(match: re.Match[str]) -> str:
         return match.group(0)  # not a command after all: leave it as it was
     if "override" in match["rest"]:
         name += " override:True"
+    if "extra" in match["rest"]:
+        name += " extra:True"
     return f"`/{name}`"

@@ -14,11 +14,23 @@ from bot.commands.grammar import Args, Command, CommandError, Kind
 from bot.engine import actions as a
 from bot.engine.model import Ruleset
 from bot.engine.offers import open_offers
-from bot.engine.state import GameState
+from bot.engine.state import GameState, Status
 
-# Commands only the host or a referee may use. A console has no roles: whoever types is
-# trusted as the referee for these (help says so).
-REFEREE_COMMANDS = frozenset({"chaos undo", "turn seats", "game end"})
+# Commands only the host or a referee may use (bot.engine.authority says which). A console has
+# no roles: whoever types is trusted as the referee for these (help says so).
+REFEREE_COMMANDS = frozenset(
+    {
+        "chaos undo",
+        "turn seats",
+        "game end",
+        "turn extra",
+        "turn skip",
+        "turn reverse",
+        "chaos global",
+    }
+)
+# Options that make a command a referee's call: a waived roll, an extra roll, a named list.
+REFEREE_OPTIONS = ("override", "extra", "list")
 
 
 def player_id(name: str) -> str:
@@ -37,6 +49,7 @@ class GameView:
     options: tuple[tuple[str, str], ...] = ()  # the pending choice's (id, name), in order
     chooser: str | None = None  # who has that choice to make
     offers: tuple[tuple[int, str], ...] = ()  # (offer id, list) of every open offer, in order
+    absent: frozenset[str] = frozenset()  # players who are away or out
 
     @classmethod
     def of(cls, state: GameState, ruleset: Ruleset) -> GameView:
@@ -51,6 +64,9 @@ class GameView:
             options=tuple(pending.options) if pending else (),
             chooser=pending.player if pending else None,
             offers=tuple(open_offers(state)),
+            absent=frozenset(
+                p for p, player in state.players.items() if player.status is not Status.PLAYING
+            ),
         )
 
     def player(self, name: str) -> str:
@@ -79,10 +95,14 @@ class GameView:
         return None if name is None else self.player(name)
 
     def actor(self, speaker: str | None) -> str:
-        """Who acts: the named speaker, else the active player, else the host."""
+        """Who acts: the named speaker, else the active player, else the host, else (the host
+        being away) the first player at the table."""
         if speaker is not None:
             return self.player(speaker)
-        return self.active or self.host
+        if self.active is not None:
+            return self.active
+        present = [p for p in self.players if p not in self.absent]
+        return self.host if self.host not in self.absent or not present else present[0]
 
     def table(self, name: str) -> str:
         """A list's id from its id or name (any case); unknown names go to the engine as typed,
@@ -110,7 +130,12 @@ def to_action(command: Command, view: GameView) -> a.Action:
     """
     if command.kind is not Kind.ACTION:
         raise CommandError(f"`{command.name}` isn't something a player does in the game")
-    referee = command.name in REFEREE_COMMANDS or bool(command.args.get("override"))
+    referee = command.name in REFEREE_COMMANDS or any(
+        command.args.get(option) for option in REFEREE_OPTIONS if option != "list"
+    )
+    named = command.args.get("list")
+    if named and not _offered(view, str(named)):
+        referee = True  # a named list no result offered is a turn power
     if command.name == "game join":
         name = str(command.args["name"])
         return a.Join(actor=player_id(name), player_name=name)
@@ -118,6 +143,15 @@ def to_action(command: Command, view: GameView) -> a.Action:
     if command.name == "chaos choose" and command.speaker is None and view.chooser is not None:
         actor = view.chooser  # the choice is theirs: nobody else would answer it unasked
     return BUILDERS[command.name](dict(command.args), view, actor, referee)
+
+
+def _offered(view: GameView, typed: str) -> bool:
+    """Whether an open offer names the list `typed` (its id or its name)."""
+    wanted = typed.casefold()
+    return any(
+        wanted in (table.casefold(), view.lists.get(table, "").casefold())
+        for _, table in view.offers
+    )
 
 
 def _names(view: GameView, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -144,7 +178,10 @@ BUILDERS: dict[str, Builder] = {
         actor=actor, referee=ref, order=_names(view, args["order"])
     ),
     "chaos roll": lambda args, view, actor, ref: a.RollChaos(
-        actor=actor, referee=ref, table=None if args["list"] is None else view.table(args["list"])
+        actor=actor,
+        referee=ref,
+        table=None if args["list"] is None else view.table(args["list"]),
+        extra=bool(args.get("extra")),
     ),
     "chaos reveal": lambda args, view, actor, ref: a.Reveal(actor=actor, referee=ref),
     "chaos counter": lambda args, view, actor, ref: a.Counter(actor=actor, referee=ref),

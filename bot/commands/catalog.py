@@ -115,19 +115,19 @@ def turn_next(rest: str) -> Args:
 
 @command("turn extra [PLAYER]")
 def turn_extra(rest: str) -> Args:
-    """PLAYER (the active player if left out) takes an extra turn after this one."""
+    """PLAYER (the active player if left out) takes an extra turn after this one (referee)."""
     return {"player": player_name(rest)}
 
 
 @command("turn skip [PLAYER]")
 def turn_skip(rest: str) -> Args:
-    """PLAYER (the active player if left out) skips their next turn."""
+    """PLAYER (the active player if left out) skips their next turn (referee)."""
     return {"player": player_name(rest)}
 
 
 @command("turn reverse")
 def turn_reverse(rest: str) -> Args:
-    """Play changes direction."""
+    """Play changes direction (referee)."""
     return nothing("turn reverse", rest)
 
 
@@ -142,13 +142,17 @@ def turn_seats(rest: str) -> Args:
 # -- chaos -----------------------------------------------------------------------------------
 
 
-@command("chaos roll [LIST]")
+@command("chaos roll [LIST | extra]")
 def chaos_roll(rest: str) -> Args:
-    """Make this turn's chaos roll (or draw the chaos card); with LIST, roll once on that list."""
+    """Make this turn's chaos roll (or draw the chaos card): one a turn. With LIST, roll once on
+    that list; with `extra`, an extra roll made like the turn's, which doesn't count as it (both
+    referee's calls: the console trusts you as referee, and the log says so)."""
     words = rest.split()
     if len(words) > 1:
         raise CommandError(f"one list at most ({usage_of('chaos roll')})")
-    return {"list": words[0] if words else None}
+    if words and words[0].lower() == "extra":
+        return {"list": None, "extra": True}
+    return {"list": words[0] if words else None, "extra": False}
 
 
 @command("chaos reveal")
@@ -182,7 +186,7 @@ def chaos_spite(rest: str) -> Args:
 
 @command("chaos global")
 def chaos_global(rest: str) -> Args:
-    """Roll a new Global (or reveal the next Global card); it replaces the old one."""
+    """Roll a new Global (or reveal the next Global card); it replaces the old one (referee)."""
     return nothing("chaos global", rest)
 
 

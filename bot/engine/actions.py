@@ -3,7 +3,8 @@
 Front ends build these from slash commands or console lines and hand them to
 :meth:`bot.engine.game.Game.act`. Each action is logged, so a game replays from its seed and
 the list of actions. `actor` is who asked; `referee` says the front end has checked that they
-hold the referee role (the engine doesn't know about Discord roles).
+hold the referee role (the engine doesn't know about Discord roles), and `turn_powers` that the
+guild hands the referee's turn powers to the active player (see :mod:`bot.engine.authority`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,19 @@ class Action:
     name: ClassVar[str]
     actor: str
     referee: bool = False
+    turn_powers: bool = False
 
     def to_json(self) -> Json:
-        """The action as a JSON object, as the log keeps it (tuples become lists, as in JSON)."""
+        """The action as a JSON object, as the log keeps it (tuples become lists, as in JSON).
+
+        Options added later are left out while they are off, so a log reads the same as it did
+        before they existed.
+        """
         data: Json = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name in _QUIET_WHEN_OFF and value is False:
+                continue
             data[f.name] = list(value) if isinstance(value, tuple) else value
         data["name"] = self.name
         return data
@@ -59,12 +67,18 @@ class End(Action):
     name = "game end"
 
 
+# Options that joined the log later: left out of it while off (see Action.to_json).
+_QUIET_WHEN_OFF = frozenset({"turn_powers", "extra"})
+
+
 @dataclass(frozen=True, kw_only=True)
 class RollChaos(Action):
-    """The turn's chaos roll, or a roll on a named list."""
+    """The turn's chaos roll, a roll on a named list, or (`extra`) an extra roll a referee asks
+    for, which never counts as the turn's roll."""
 
     name = "chaos roll"
     table: str | None = None
+    extra: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

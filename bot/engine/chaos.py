@@ -11,7 +11,7 @@ from bot.engine import survival
 from bot.engine.context import Context, require
 from bot.engine.decks import draw, play_card, reveal_global
 from bot.engine.errors import RulesError
-from bot.engine.events import Roll
+from bot.engine.events import CardDrawn, Roll
 from bot.engine.model import (
     ChaosSource,
     Entry,
@@ -25,41 +25,59 @@ from bot.engine.turns import end_effect
 
 
 def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
-    """The turn's chaos roll (on the right list, or the top of the Chaos deck), or a named roll.
+    """The turn's chaos roll (on the right list, or the top of the Chaos deck), an extra roll made
+    the same way, or a roll on a named list.
 
-    A named roll that a pending result offered takes that offer (see :mod:`bot.engine.offers`).
+    A turn has one chaos roll: a second is refused, naming the first. An extra roll (a referee's
+    call) and a named-list roll never count as the turn's roll, and a named-list roll never moves
+    the current list. Who may ask for which is :mod:`bot.engine.authority`'s business. A named
+    roll that a pending result offered takes that offer (see :mod:`bot.engine.offers`).
     """
     ctx.require_playing()
-    if action.table is not None:
+    if action.table is not None and not action.extra:
         offer = offered_to(ctx.state, action.actor, action.table, referee=action.referee)
         if offer is not None:
             ctx.require_no_choice()
             take_offer(ctx, offer, action.table)
             resolution = resolver_for(ctx, offer.player).roll(action.table)
             resolution.steps[0].roll["reason"] = offer_reason(offer)
-            record(ctx, resolution, kind="roll")
+            record(ctx, resolution, kind="roll", purpose="offered")
             return
-    ctx.require_turn()
     ctx.require_no_choice()
     ruleset, state = ctx.ruleset, ctx.state
+    purpose = "extra" if action.extra else "list" if action.table is not None else "turn"
+    require(
+        not (action.extra and action.table is not None),
+        "an extra roll is made like the turn's roll: leave the list out",
+    )
+    if state.active is None:
+        raise RulesError(
+            f"nobody is active this turn ({ctx.name(state.current)} isn't at the table):"
+            " it ends without a chaos roll, with `turn next`"
+        )
     if ruleset.chaos is ChaosSource.DECK:
         require(action.table is None, "this ruleset draws chaos cards; it has no lists to roll on")
         require(state.face_down is None, "reveal the face-down chaos card first")
+    if purpose == "turn" and state.rolled:
+        raise RulesError(already_rolled(ctx))
+    if ruleset.chaos is ChaosSource.DECK:
         deck = ruleset.chaos_table
         assert deck is not None  # checked when the ruleset was built
         card = draw(ctx, deck)
         require(card is not None, "the Chaos deck and its discard pile are both empty")
         assert card is not None
-        ctx.emit(
-            {
-                "type": "card_drawn",
-                "deck": deck,
-                "card": card,
-                "face_down": True,
-                "player": ctx.roller(),
-            }
-        )
-        mark_chaos_done(ctx)
+        drawn: CardDrawn = {
+            "type": "card_drawn",
+            "deck": deck,
+            "card": card,
+            "face_down": True,
+            "player": ctx.roller(),
+        }
+        if purpose != "turn":
+            drawn["purpose"] = purpose
+        ctx.emit(drawn)
+        if purpose == "turn":
+            mark_chaos_done(ctx)
         return
     if action.table is not None:
         table = action.table
@@ -72,14 +90,34 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
         table = ruleset.chaos_table
     resolver = resolver_for(ctx, ctx.roller())
     resolution = resolver.roll(table)
-    record(ctx, resolution, kind="roll")
-    if ruleset.is_chaos_list(table):
+    record(ctx, resolution, kind="roll", purpose=purpose)
+    if purpose == "turn":
         mark_chaos_done(ctx)
+
+
+def already_rolled(ctx: Context) -> str:
+    """The refusal of a second turn roll, naming the one already made."""
+    state = ctx.state
+    who = ctx.name(state.current)
+    made = state.turn_roll()
+    if made is None or made.table is None or made.entry is None:
+        what = "this turn's chaos card" if ctx.ruleset.chaos is ChaosSource.DECK else "its roll"
+        first = f"{who} already made {what}"
+    elif made.table in ctx.ruleset.decks:
+        card = _entry_name(ctx, made.table, made.entry)
+        first = f"{who} already drew this turn's chaos card (#{made.id}, {card})"
+    else:
+        table = ctx.ruleset.table(made.table).name
+        dice = f"{made.result} on " if made.dice else ""
+        entry = _entry_name(ctx, made.table, made.entry)
+        first = f"{who} already made this turn's chaos roll (#{made.id}: {dice}{table}, {entry})"
+    return (
+        f"{first}: one chaos roll a turn. A referee can ask for an extra one (`chaos roll extra`)"
+    )
 
 
 def roll_global(ctx: Context, action: act.RollGlobal) -> None:
     ctx.require_playing()
-    ctx.require_turn()
     ctx.require_no_choice()
     start = ctx.ruleset.start_table
     if ctx.ruleset.chaos is ChaosSource.DECK:
@@ -90,7 +128,7 @@ def roll_global(ctx: Context, action: act.RollGlobal) -> None:
         return
     require(start is not None, "this ruleset has no Global list")
     assert start is not None
-    record(ctx, resolver_for(ctx, ctx.roller()).roll(start), kind="roll")
+    record(ctx, resolver_for(ctx, ctx.roller()).roll(start), kind="roll", purpose="global")
 
 
 def mark_chaos_done(ctx: Context) -> None:
@@ -106,9 +144,17 @@ def resolver_for(ctx: Context, player: PlayerId) -> Resolver:
 
 
 def record(
-    ctx: Context, resolution: Resolution, *, kind: str, target: int | None = None
+    ctx: Context,
+    resolution: Resolution,
+    *,
+    kind: str,
+    target: int | None = None,
+    purpose: str | None = None,
 ) -> int | None:
-    """Emit a resolution: its stack item, each roll and what each honoured roll does."""
+    """Emit a resolution: its stack item, each roll and what each honoured roll does.
+
+    `purpose` says why a roll was made (see :class:`~bot.engine.events.StackPushed`).
+    """
     if not resolution.steps:
         return None
     root = resolution.steps[0].roll
@@ -124,6 +170,7 @@ def record(
             "entry": root["entry"]["id"],
             "dice": root["dice"],
             "result": root["result"],
+            "purpose": purpose,
         }
     )
     emit_steps(ctx, resolution, item)
@@ -142,7 +189,11 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
             apply_entry(ctx, step.entry, step.roll, item, first_id=first_id)
     if resolution.exhausted is not None:
         ctx.emit(resolution.exhausted)
-    if resolution.last_list is not None and resolution.last_list != ctx.state.current_list:
+    if (
+        resolution.last_list is not None
+        and resolution.last_list != ctx.state.current_list
+        and _moves_list(ctx, item)
+    ):
         change_list(
             ctx,
             resolution.last_list,
@@ -167,6 +218,14 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
         )
 
 
+def _moves_list(ctx: Context, item: int) -> bool:
+    """A roll on a named list (or a RollFork's copy of one) never moves the current list."""
+    on_stack = ctx.state.item(item)
+    if on_stack.kind == "fork" and on_stack.target is not None:
+        on_stack = ctx.state.item(on_stack.target)
+    return on_stack.purpose != "list"
+
+
 def choose(ctx: Context, action: act.Choose) -> None:
     """Answer the pending choice: keep one roll, pick a split half or a spite card, or answer
     a spite's question (how much life, a condition, whether a loss still holds)."""
@@ -174,7 +233,6 @@ def choose(ctx: Context, action: act.Choose) -> None:
     pending = ctx.state.pending
     require(pending is not None, "nobody has a choice to make")
     assert pending is not None
-    ctx.require_self_or_official(pending.player)
     amount = (
         survival.match_amount(pending, action.option) if pending.kind == "life_amount" else None
     )

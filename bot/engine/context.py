@@ -10,17 +10,11 @@ from __future__ import annotations
 import random
 
 from bot.engine.actions import Action
-from bot.engine.errors import (
-    ChoicePendingError,
-    GameNotStartedError,
-    GameOverError,
-    NotInGameError,
-    NotYourTurnError,
-    RulesError,
-)
+from bot.engine.authority import require_playing
+from bot.engine.errors import ChoicePendingError, NotInGameError, RulesError
 from bot.engine.events import Event
 from bot.engine.model import PlayerId, Ruleset
-from bot.engine.state import GameState, Phase, Player, apply
+from bot.engine.state import GameState, Player, apply
 
 
 class Context:
@@ -41,6 +35,7 @@ class Context:
         self.events.append(event)
 
     # -- checks, each raising an error whose text a player can read ---------------------------
+    # (who may act at all is bot.engine.authority's question, answered before the handler runs)
 
     def player(self, player_id: PlayerId | None) -> Player:
         """The seated player with this id (or, with None, the active player)."""
@@ -60,12 +55,7 @@ class Context:
         return player.name if player else str(player_id)
 
     def require_playing(self) -> None:
-        if self.state.phase is Phase.LOBBY:
-            raise GameNotStartedError(
-                "the game hasn't begun: use `game begin` once everyone joined"
-            )
-        if self.state.phase is Phase.ENDED:
-            raise GameOverError("this game is over")
+        require_playing(self.state)
 
     def require_no_choice(self) -> None:
         pending = self.state.pending
@@ -75,33 +65,9 @@ class Context:
                 f" ({', '.join(name for _, name in pending.options)})"
             )
 
-    def is_official(self) -> bool:
-        """The host and referees may act on anyone's behalf."""
-        return self.action.referee or self.action.actor == self.state.host
-
-    def require_turn(self) -> None:
-        """Turn actions belong to the active player, the host or a referee."""
-        actor = self.action.actor
-        if self.is_official():
-            return
-        if actor not in self.state.players:
-            raise NotInGameError("you're not in this game")
-        if actor != self.state.active:
-            if self.state.active is None:
-                raise NotYourTurnError("nobody is active this turn: only the host or a referee can")
-            who = self.name(self.state.active)
-            raise NotYourTurnError(f"it's {who}'s turn: only they, the host or a referee can")
-
-    def require_self_or_official(self, player_id: PlayerId) -> None:
-        if player_id != self.action.actor and not self.is_official():
-            raise NotYourTurnError("only that player, the host or a referee can do that")
-
-    def require_official(self, what: str) -> None:
-        if not self.is_official():
-            raise NotYourTurnError(f"only the host or a referee can {what}")
-
     def roller(self) -> PlayerId:
-        """Who makes a turn roll: the active player, or whoever asked if nobody is active."""
+        """Who a roll is for: the active player, or whoever asked if nobody is active (a Global,
+        which belongs to nobody)."""
         return self.state.active or self.action.actor
 
 

@@ -49,31 +49,40 @@ def draw(ctx: Context, deck: TableId) -> str | None:
 def reveal(ctx: Context, action: act.Reveal) -> None:
     """Turn the face-down chaos card face up; a split card first asks which half to play."""
     ctx.require_playing()
-    ctx.require_turn()
     ctx.require_no_choice()
     face_down = ctx.state.face_down
     if face_down is None:
         raise RulesError("there's no face-down chaos card to reveal: draw one with `chaos roll`")
-    deck, card, controller = face_down
+    deck, card, controller, purpose = face_down
     ctx.emit({"type": "card_revealed", "deck": deck, "card": card})
     entry = ctx.ruleset.deck(deck).card(card)
     if entry.halves:
-        offer_halves(ctx, deck, card, entry, controller, spite=None)
+        offer_halves(ctx, deck, card, entry, controller, spite=None, purpose=purpose)
         return
-    resolve_card(ctx, deck, card, entry, controller, reason=None)
+    resolve_card(ctx, deck, card, entry, controller, reason=None, purpose=purpose)
 
 
 def offer_halves(
-    ctx: Context, deck: TableId, card: str, entry: Entry, controller: PlayerId, *, spite: str | None
+    ctx: Context,
+    deck: TableId,
+    card: str,
+    entry: Entry,
+    controller: PlayerId,
+    *,
+    spite: str | None,
+    purpose: str = "turn",
 ) -> None:
     """Ask for a half of a split card; `spite` is the loss reason when it's a spite card."""
+    context: dict[str, object] = {"deck": deck, "card": card, "spite": spite}
+    if purpose not in ("turn", "spite"):
+        context["purpose"] = purpose  # an extra card; older logs have turn cards only
     ctx.emit(
         {
             "type": "choice_offered",
             "player": controller,
             "kind": "half",
             "options": [{"id": half.id, "name": half.name} for half in entry.halves],
-            "context": {"deck": deck, "card": card, "spite": spite},
+            "context": context,
         }
     )
 
@@ -87,8 +96,12 @@ def resolve_card(
     *,
     reason: str | None,
     stack: bool = True,
+    purpose: str = "turn",
 ) -> Roll:
-    """Play a face-up card: log it like a roll, apply it, and discard it unless it lasts."""
+    """Play a face-up card: log it like a roll, apply it, and discard it unless it lasts.
+
+    `purpose` says why it was drawn (see :class:`~bot.engine.events.StackPushed`).
+    """
     item = ctx.state.next_id
     text, rolled = render_inline(entry.text, ctx.rng) if "{" in entry.text else (entry.text, ())
     roll: Roll = {
@@ -120,6 +133,7 @@ def resolve_card(
                 "entry": card,
                 "dice": [],
                 "result": 0,
+                "purpose": purpose,
             }
         )
     if entry.x is not None:
@@ -192,7 +206,9 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
         if entry.halves:
             offer_halves(ctx, deck, picked, entry, pending.player, spite=reason)
             return
-        played = resolve_card(ctx, deck, picked, entry, pending.player, reason=SPITE_REASON)
+        played = resolve_card(
+            ctx, deck, picked, entry, pending.player, reason=SPITE_REASON, purpose="spite"
+        )
         finish_spite(ctx, pending.player, deck, entry, played, reason)
         return
     card = str(pending.context["card"])
@@ -201,7 +217,8 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
     if isinstance(spite, bool):  # logs from before loss reasons kept a flag
         spite = "life" if spite else None
     logged = SPITE_REASON if spite is not None else f"the {half.name} half"
-    played = resolve_card(ctx, deck, card, half, pending.player, reason=logged)
+    purpose = "spite" if spite is not None else str(pending.context.get("purpose", "turn"))
+    played = resolve_card(ctx, deck, card, half, pending.player, reason=logged, purpose=purpose)
     if spite is not None:
         finish_spite(ctx, pending.player, deck, half, played, str(spite))
 

@@ -241,6 +241,10 @@ class StackPushed(TypedDict):
     entry: str | None
     dice: list[int]
     result: int
+    # Why a roll was made: "turn" (the turn's chaos roll or card), "extra" (an extra roll a
+    # referee asked for), "list" (a roll on a named list), "global" (the start list: a Global
+    # or a world), "spite"; None for a counter or a fork. Logs from before it have none.
+    purpose: NotRequired[str | None]
 
 
 class StackCountered(TypedDict):
@@ -256,6 +260,7 @@ class CardDrawn(TypedDict):
     card: str
     face_down: bool
     player: str | None
+    purpose: NotRequired[str]  # a face-down chaos card: "turn" or "extra" (see StackPushed)
 
 
 class CardRevealed(TypedDict):

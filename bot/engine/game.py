@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from bot.engine import actions as a
-from bot.engine import chaos, counters, decks, spite, turns, zones
+from bot.engine import authority, chaos, counters, decks, spite, turns, zones
 from bot.engine.context import Context
-from bot.engine.errors import GameOverError, NothingToUndoError, NotYourTurnError
+from bot.engine.errors import GameOverError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
 from bot.engine.fairness import commitment
 from bot.engine.model import PlayerId, Ruleset, StartRoll
@@ -132,6 +132,7 @@ class Game:
             return self._undo(action)
         if self.state.phase is Phase.ENDED:
             raise GameOverError("this game is over")
+        authority.check(self.state, action, self.ruleset)
         taken: ActionTaken = {"type": "action", "seq": self.seq, "action": action.to_json()}
         ctx = Context(self.ruleset, self.state.copy(), self._rng(), action)
         ctx.emit(taken)
@@ -144,8 +145,7 @@ class Game:
         return ctx.events
 
     def _undo(self, action: a.Undo) -> list[Event]:
-        if not (action.referee or action.actor == self.state.host):
-            raise NotYourTurnError("only the host or a referee can undo")
+        authority.check(self.state, action, self.ruleset)
         if self.state.phase is Phase.ENDED:
             # The end revealed the seed: a game taken back up would go on with known dice.
             raise GameOverError("this game is over and its seed revealed: it can't be undone")
@@ -218,7 +218,8 @@ def _begin(ctx: Context, action: a.Begin) -> None:
     match ruleset.start:
         case StartRoll.WORLD | StartRoll.GLOBAL:
             assert ruleset.start_table is not None
-            chaos.record(ctx, chaos.resolver_for(ctx, first).roll(ruleset.start_table), kind="roll")
+            resolution = chaos.resolver_for(ctx, first).roll(ruleset.start_table)
+            chaos.record(ctx, resolution, kind="roll", purpose="global")
         case StartRoll.GLOBAL_DECK:
             decks.reveal_global(ctx)
         case StartRoll.NONE:

@@ -19,7 +19,6 @@ def spite(ctx: Context, action: act.Spite) -> None:
     ctx.require_no_choice()
     survival.check_reason(action.reason)
     player = ctx.player(action.player or action.actor)
-    ctx.require_self_or_official(player.id)
     require(player.status is not Status.OUT, f"{player.name} is already out")
     require(not player.spiting, f"{player.name} is spiting right now and can't lose")
     lose(ctx, player.id, action.reason)
@@ -50,7 +49,7 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
             ctx.emit({"type": "spite_started", "player": player_id, "policy": ruleset.spite.value})
             assert ruleset.spite_table is not None
             resolution = resolver_for(ctx, player_id).spite(ruleset.spite_table)
-            record(ctx, resolution, kind="roll")
+            record(ctx, resolution, kind="roll", purpose="spite")
             step = resolution.steps[0]
             if not step.honoured:
                 why = f"{survival.LOST['life']}: the spite roll gained no life"
@@ -66,7 +65,8 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
                 ctx.emit(
                     {"type": "spite_started", "player": player_id, "policy": ruleset.spite.value}
                 )
-                record(ctx, resolver_for(ctx, player_id).roll(ruleset.spite_table), kind="roll")
+                resolution = resolver_for(ctx, player_id).roll(ruleset.spite_table)
+                record(ctx, resolution, kind="roll", purpose="spite")
                 ctx.emit({"type": "spite_ended", "player": player_id, "survived": False})
         case SpitePolicy.DECK_LOOK:
             # The look is a choice of its own; one already open (a split half) comes first.
@@ -84,8 +84,6 @@ def life(ctx: Context, action: act.Life) -> None:
     """Set, gain or lose life; dropping below 1 starts the ruleset's spite rule."""
     ctx.require_playing()
     player = ctx.player(action.player or action.actor)
-    if not ctx.is_official():
-        ctx.player(action.actor)  # anyone in the game may count damage; outsiders may not
     require(player.status is not Status.OUT, f"{player.name} is out of the game")
     require(0 <= action.amount <= MAX_LIFE, f"life amounts go from 0 to {MAX_LIFE:,}")
     if action.mode == "set":

@@ -66,6 +66,7 @@ class StackItem:
     outcomes: list[Outcome] = field(default_factory=list)
     undone: list[Outcome] = field(default_factory=list)
     spite: bool = False
+    purpose: str | None = None  # "turn", "extra", "list", "global", "spite" (see StackPushed)
 
 
 def record_outcome(

@@ -109,7 +109,7 @@ class GameState:
     next_id: int = 1
     stack: list[StackItem] = field(default_factory=list)
     decks: dict[str, DeckState] = field(default_factory=dict)
-    face_down: tuple[str, str, PlayerId] | None = None
+    face_down: tuple[str, str, PlayerId, str] | None = None  # deck, card, controller, purpose
     middle: dict[int, MiddleCard] = field(default_factory=dict)
     middle_plays: dict[PlayerId, int] = field(default_factory=dict)
     middle_ready: set[int] = field(default_factory=set)
@@ -160,6 +160,15 @@ class GameState:
 
     def item(self, item_id: int) -> StackItem:
         return next(item for item in self.stack if item.id == item_id)
+
+    def turn_roll(self) -> StackItem | None:
+        """This turn's chaos roll (or card) on the stack, countered or not; None before it."""
+        rolls = [item for item in self.stack if item.kind == "roll"]
+        for item in rolls:
+            if item.purpose == "turn":
+                return item
+        # A log from before rolls said why they were made: its first roll after the start.
+        return next((item for item in rolls if item.purpose is None), None)
 
 
 def apply(state: GameState, event: Event) -> None:
@@ -236,6 +245,7 @@ def apply(state: GameState, event: Event) -> None:
                     list(event["dice"]),
                     event["result"],
                     spite=_spiting(state, event["player"]),
+                    purpose=event.get("purpose"),
                 )
             )
         case "countered":
@@ -298,7 +308,8 @@ def apply(state: GameState, event: Event) -> None:
             deck = state.decks[event["deck"]]
             deck.draw.remove(event["card"])
             if event["face_down"] and event["player"] is not None:
-                state.face_down = (event["deck"], event["card"], event["player"])
+                purpose = event.get("purpose", "turn")
+                state.face_down = (event["deck"], event["card"], event["player"], purpose)
             elif event["player"] is not None:
                 deck.looking.append(event["card"])
         case "card_revealed":

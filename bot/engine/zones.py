@@ -18,17 +18,13 @@ def end_effect_by_hand(ctx: Context, action: act.EndEffect) -> None:
     effect = ctx.state.effects.get(action.effect)
     if effect is None:
         raise RulesError(f"there's no effect #{action.effect} in play")
-    if effect.owner is None:
-        ctx.player(action.actor)  # a world or the Global: anyone at the table may remove it
-    else:
-        ctx.require_self_or_official(effect.owner)
     end_effect(ctx, effect.id, f"ended by {ctx.name(action.actor)}")
 
 
 def middle_add(ctx: Context, action: act.MiddleAdd) -> None:
     ctx.require_playing()
     require(ctx.ruleset.zone is not ZonePolicy.NONE, _no_middle(ctx))
-    ctx.player(action.actor)
+    ctx.player(action.actor)  # the card is someone's: a referee without a seat has none to add
     name = action.card.strip()
     require(0 < len(name) <= MAX_CARD_NAME, f"a card name has 1 to {MAX_CARD_NAME} characters")
     ctx.emit(

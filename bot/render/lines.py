@@ -213,6 +213,8 @@ def _stack(e: ev.StackPushed, names: Names) -> str | None:
         return f"{who} plays a CounterRoll on {target}."
     if e["kind"] == "fork":
         return f"{who} copies {target} with a RollFork:"
+    if e.get("purpose") == "extra":
+        return f"An extra roll for {who} (it isn't the turn's chaos roll):"
     return None  # a roll: the roll event itself says it all
 
 

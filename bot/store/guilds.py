@@ -14,15 +14,15 @@ class GuildStore(Database):
     async def guild_settings(self, guild: str) -> GuildSettings | None:
         """The settings a guild saved; None if it never changed any."""
         rows = await self._rows(
-            "SELECT referee_role, default_ruleset, auto_roll, secret_rolls FROM guild_settings"
-            " WHERE guild = ?",
+            "SELECT referee_role, default_ruleset, auto_roll, secret_rolls, turn_powers"
+            " FROM guild_settings WHERE guild = ?",
             (guild,),
         )
         if not rows:
             return None
-        role, ruleset, auto_roll, secret = rows[0]
+        role, ruleset, auto_roll, secret, powers = rows[0]
         secret_rolls: SecretRolls = secret
-        return GuildSettings(role, ruleset, bool(auto_roll), secret_rolls)
+        return GuildSettings(role, ruleset, bool(auto_roll), secret_rolls, bool(powers))
 
     async def put_guild_settings(
         self, guild: str, settings: GuildSettings, *, now: float | None = None
@@ -31,16 +31,18 @@ class GuildStore(Database):
         async with self._write() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild, referee_role, default_ruleset, auto_roll,"
-                " secret_rolls, updated) VALUES (?, ?, ?, ?, ?, ?)"
+                " secret_rolls, turn_powers, updated) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild) DO UPDATE SET referee_role = excluded.referee_role,"
                 " default_ruleset = excluded.default_ruleset, auto_roll = excluded.auto_roll,"
-                " secret_rolls = excluded.secret_rolls, updated = excluded.updated",
+                " secret_rolls = excluded.secret_rolls, turn_powers = excluded.turn_powers,"
+                " updated = excluded.updated",
                 (
                     guild,
                     settings.referee_role,
                     settings.default_ruleset,
                     int(settings.auto_roll),
                     settings.secret_rolls,
+                    int(settings.turn_powers),
                     time.time() if now is None else now,
                 ),
             )

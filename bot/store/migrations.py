@@ -118,6 +118,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        3,
+        "the turn_powers setting: a guild may hand turn powers to the active player",
+        (
+            """ALTER TABLE guild_settings ADD COLUMN turn_powers INTEGER NOT NULL DEFAULT 0
+                CHECK (turn_powers IN (0, 1))""",
+        ),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

@@ -78,9 +78,12 @@ class GuildSettings:
     * `default_ruleset`: what ``game start`` plays when no ruleset is named.
     * `auto_roll`: make the chaos roll as soon as a turn starts.
     * `secret_rolls`: who may roll secretly: anyone, referees only, or nobody.
+    * `turn_powers`: the active player may also change the turn order, roll a new Global and
+      roll on a named list, which are otherwise the host's and referees' alone.
     """
 
     referee_role: int | None = None
     default_ruleset: str = "classic"
     auto_roll: bool = False
     secret_rolls: SecretRolls = "allowed"
+    turn_powers: bool = False

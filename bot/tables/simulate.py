@@ -18,7 +18,7 @@ from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.model import ChaosSource, Entry, Ruleset
-from bot.engine.state import Phase
+from bot.engine.state import Phase, Status
 
 HOST = "p1"
 MAX_CHOICES = 50  # per turn: far more than any table asks, but a bound all the same
@@ -109,26 +109,36 @@ def simulate(ruleset: Ruleset, *, turns: int, seed: int, players: int = 4) -> Si
     return report
 
 
+def _referee(game: Game) -> str:
+    """The first player still at the table, to act as a referee for the simulation."""
+    return next(p.id for p in game.state.seated() if p.status is Status.PLAYING)
+
+
 def _play_turn(game: Game, report: SimulationReport) -> list[Event]:
     """One turn: the chaos roll, a reveal, the first option of every choice, the next turn.
 
-    The host acts throughout: the host may act for the active player.
+    A referee acts throughout, as the first player still at the table (a player who is away
+    can't act). A turn whose player is away has no chaos roll: it just ends.
     """
     events: list[Event] = []
-    rolled = True
-    try:
-        events += game.act(RollChaos(actor=HOST))
-    except ChaosError as error:  # e.g. a Chaos deck whose every card is still in play
-        report.refused[str(error)] += 1
-        rolled = False
+    rolled = game.state.active is not None
+    if rolled:
+        try:
+            events += game.act(RollChaos(actor=_referee(game), referee=True))
+        except ChaosError as error:  # e.g. a Chaos deck whose every card is still in play
+            report.refused[str(error)] += 1
+            rolled = False
     if game.state.face_down is not None:
-        events += game.act(Reveal(actor=HOST))
+        events += game.act(Reveal(actor=_referee(game), referee=True))
     for _ in range(MAX_CHOICES):
         pending = game.state.pending
         if pending is None:
             break
-        events += game.act(Choose(actor=HOST, option=pending.options[0][0]))
-    events += game.act(NextTurn(actor=HOST, override=not rolled))
+        option = pending.options[0][0]
+        events += game.act(Choose(actor=_referee(game), referee=True, option=option))
+    if game.state.phase is Phase.PLAYING:
+        override = not rolled and game.state.active is not None
+        events += game.act(NextTurn(actor=_referee(game), referee=True, override=override))
     return events
 
 

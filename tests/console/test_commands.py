@@ -91,18 +91,20 @@ def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]
         ("turn next", a.NextTurn(actor="cy")),
         ("turn next override", a.NextTurn(actor="cy", override=True, referee=True)),
         ("Turn Next Override", a.NextTurn(actor="cy", override=True, referee=True)),
-        ("turn extra", a.ExtraTurn(actor="cy")),
-        ("turn extra ann", a.ExtraTurn(actor="cy", player="ann")),
-        ("turn skip Bob Smith", a.SkipTurn(actor="cy", player="bob smith")),
-        ("turn reverse", a.Reverse(actor="cy")),
+        ("turn extra", a.ExtraTurn(actor="cy", referee=True)),
+        ("turn extra ann", a.ExtraTurn(actor="cy", referee=True, player="ann")),
+        ("turn skip Bob Smith", a.SkipTurn(actor="cy", referee=True, player="bob smith")),
+        ("turn reverse", a.Reverse(actor="cy", referee=True)),
         (
             "turn seats Cy,Ann,Bob Smith",
             a.Seats(actor="cy", referee=True, order=("cy", "ann", "bob smith")),
         ),
         ("chaos roll", a.RollChaos(actor="cy")),
-        ("chaos roll wacky", a.RollChaos(actor="cy", table="wacky")),
-        ("chaos roll WackyLand", a.RollChaos(actor="cy", table="wacky")),
-        ("chaos roll nowhere", a.RollChaos(actor="cy", table="nowhere")),
+        ("chaos roll wacky", a.RollChaos(actor="cy", referee=True, table="wacky")),
+        ("chaos roll WackyLand", a.RollChaos(actor="cy", referee=True, table="wacky")),
+        ("chaos roll extra", a.RollChaos(actor="cy", referee=True, extra=True)),
+        ("chaos roll EXTRA", a.RollChaos(actor="cy", referee=True, extra=True)),
+        ("chaos roll nowhere", a.RollChaos(actor="cy", referee=True, table="nowhere")),
         ("chaos reveal", a.Reveal(actor="cy")),
         ("chaos counter", a.Counter(actor="cy")),
         ("chaos fork", a.Fork(actor="cy")),
@@ -112,7 +114,7 @@ def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]
         ("chaos spite Library", a.Spite(actor="cy", reason="library")),
         ("chaos spite ann card", a.Spite(actor="cy", player="ann", reason="card")),
         ("chaos spite cy LIFE", a.Spite(actor="cy", player="cy", reason="life")),
-        ("chaos global", a.RollGlobal(actor="cy")),
+        ("chaos global", a.RollGlobal(actor="cy", referee=True)),
         ("chaos choose 2", a.Choose(actor="cy", option="18")),
         ("chaos choose fog", a.Choose(actor="cy", option="fog")),
         ("chaos choose 9", a.Choose(actor="cy", option="9")),
@@ -154,6 +156,8 @@ def test_without_as_the_active_player_acts_or_else_the_host() -> None:
     assert action("chaos roll").actor == "cy"
     nobody = GameView(players=VIEW.players, host="ann", active=None)
     assert action("chaos roll", nobody).actor == "ann"
+    host_away = GameView(players=VIEW.players, host="ann", absent=frozenset({"ann"}))
+    assert action("turn next", host_away).actor == "bob smith"  # the first one at the table
 
 
 def test_a_choice_is_answered_by_the_player_who_has_it() -> None:
@@ -232,7 +236,7 @@ def test_unknown_players_are_named_with_the_players_there_are(line: str, message
 
 def test_an_ambiguous_start_of_a_name_asks_which() -> None:
     view = GameView(players={"bo": "Bo", "bob": "Bob", "cy": "Cy"}, host="bo")
-    assert action("turn extra bo", view) == a.ExtraTurn(actor="bo", player="bo")
+    assert action("turn extra bo", view) == a.ExtraTurn(actor="bo", referee=True, player="bo")
     two = GameView(players={"bobby": "Bobby", "bob smith": "Bob Smith"}, host="bobby")
     with pytest.raises(CommandError, match="could be Bobby, Bob Smith"):
         action("turn extra bob", two)
@@ -241,7 +245,7 @@ def test_an_ambiguous_start_of_a_name_asks_which() -> None:
 def test_two_players_with_one_name_are_told_apart_by_id() -> None:
     """Discord members may share a display name; the suggestions send their ids."""
     twins = GameView(players={"111": "Sam", "222": "Sam", "333": "Cy"}, host="111")
-    assert action("turn extra 222", twins) == a.ExtraTurn(actor="111", player="222")
+    assert action("turn extra 222", twins) == a.ExtraTurn(actor="111", referee=True, player="222")
     with pytest.raises(CommandError, match="2 players are called 'sam'"):
         action("turn extra sam", twins)
 

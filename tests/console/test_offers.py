@@ -24,7 +24,7 @@ def test_the_roller_takes_the_offered_roll_with_the_command_the_hint_names(tmp_p
         r"> game status",
         r"Offered to Ann by Gift Economy: a roll on The Vortex \(`chaos roll vortex`\)",
         r"> as Bob: chaos roll vortex",
-        r"! it's Ann's turn: only they, the host or a referee can",
+        r"! only Ann, the host or a referee can take a roll a result offered",
         r"> chaos roll vortex",
         r"Ann takes the offered roll on The Vortex\.",
         r"Ann rolls The Vortex 3d8 \[\d+, \d+, \d+\] = \d+ → #\d+ .+ \(offered by Gift Economy,"

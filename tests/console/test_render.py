@@ -182,7 +182,7 @@ def test_a_face_down_card_stays_secret_until_revealed() -> None:
 
 def face_down_card(game: Game) -> str:
     assert game.state.face_down is not None
-    deck, card, _ = game.state.face_down
+    deck, card, _, _ = game.state.face_down
     return game.ruleset.decks[deck].card(card).name
 
 

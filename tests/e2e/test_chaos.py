@@ -108,7 +108,7 @@ async def test_deck_draws_face_down_and_reveals_the_card(fake_discord, tmp_path)
         drawn = await t.press("Draw chaos card", user=owner)
 
         game = (await t.current()).game
-        deck, card, holder = game.state.face_down
+        deck, card, holder, _ = game.state.face_down
         name = game.ruleset.deck(deck).card(card).name
         assert holder == owner["id"]
         assert "face down" in text_of(drawn)
@@ -135,7 +135,7 @@ async def test_reveal_without_a_face_down_card_is_refused(fake_discord, tmp_path
 
 def _plain_card(game, seats) -> bool:
     game.act(a.RollChaos(actor=seats[0]))
-    deck, card, _ = game.state.face_down
+    deck, card, _, _ = game.state.face_down
     return not game.ruleset.deck(deck).card(card).halves
 
 

@@ -45,7 +45,7 @@ async def test_keep_one_offers_a_button_per_roll_and_a_press_keeps_it(fake_disco
         before = await version(t)
         refused = await t.press(names[-1], user=player)
         assert is_ephemeral(refused)
-        assert "only that player, the host or a referee" in text_of(refused)
+        assert "the host or a referee can answer that choice" in text_of(refused)
         assert await version(t) == before
 
         kept = await t.press(names[-1], user=owner)

@@ -59,7 +59,7 @@ async def test_effects_end_takes_an_effect_out_by_its_number(fake_discord, tmp_p
 
         mine = await t.slash("effects end", {"id": effect.id}, user=player)
         assert is_ephemeral(mine)
-        assert "only that player, the host or a referee" in text_of(mine)
+        assert "the host or a referee can end that effect" in text_of(mine)
         assert (await t.current()).version == before
 
         body = await t.slash("effects end", {"id": effect.id}, user=owner)

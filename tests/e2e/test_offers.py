@@ -26,7 +26,7 @@ async def test_an_offered_roll_is_a_button_the_roller_presses_once(fake_discord,
         before = (await t.current()).version
         refused = await t.press("Roll on The Vortex", user=player)
         assert is_ephemeral(refused)
-        assert "it's owner's turn" in text_of(refused)
+        assert "only owner, the host or a referee can take a roll" in text_of(refused)
         assert (await t.current()).version == before
 
         taken = await t.press("Roll on The Vortex", user=owner)

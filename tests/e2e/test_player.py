@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.state import Status
+from bot.engine.turns import MAX_SEATS
 from tests.e2e.table import Table, board_of, components, is_ephemeral, refused, text_of
 from tests.fakediscord.plugin import aio
 
@@ -33,7 +34,7 @@ async def test_away_until_back(fake_discord, tmp_path):
 
         assert "Turn 2 — guest2" in text_of(await pass_turn(t, owner))
         assert "Turn 3 — owner" in text_of(await pass_turn(t, guest))
-        refused(await t.slash("player away", user=player), "isn't at the table")
+        refused(await t.slash("player away", user=player), "is away: the one thing")
 
         back = await t.slash("player back", user=player)
         assert not is_ephemeral(back)
@@ -81,7 +82,7 @@ async def test_away_until_their_next_turn_is_a_named_choice(fake_discord, tmp_pa
 
 
 @aio
-async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord, tmp_path):
+async def test_stepping_away_on_ones_own_turn_leaves_a_turn_anyone_may_end(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)
         await pass_turn(t, owner)  # the player's turn now
@@ -91,9 +92,9 @@ async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord
         board = await board_of(t)
         assert "left the table" in text_of(board)
         assert [c["label"] for c in components(board)] == ["Next turn"]
-        refused(await t.slash("turn next", user=guest), "only the host or a referee")
+        refused(await t.slash("chaos roll", user=owner), "nobody is active this turn")
 
-        moved = await t.press("Next turn", user=owner, message=board)
+        moved = await t.press("Next turn", user=guest, message=board)
         assert "Turn 3 — guest2" in text_of(moved)
 
 
@@ -101,14 +102,20 @@ async def test_stepping_away_on_ones_own_turn_leaves_it_to_the_host(fake_discord
 async def test_only_officials_send_someone_else_away(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)
-        refused(await t.slash("player away", {"player": "owner"}, user=player), "only that player")
+        refused(
+            await t.slash("player away", {"player": "owner"}, user=player),
+            "only owner, the host or a referee can send that player away",
+        )
         refused(await t.slash("player away", {"player": "zed"}, user=owner), "'zed'")
         text = refused(await t.slash("player away", user=t.fake.referee), "not in this game")
         assert t.fake.referee["id"] not in text
 
         await t.slash("player away", {"player": "guest2", "turns": 2}, user=owner)
         assert await status_of(t, guest) is Status.AWAY
-        refused(await t.slash("player back", {"player": "guest2"}, user=player), "only that player")
+        refused(
+            await t.slash("player back", {"player": "guest2"}, user=player),
+            "only guest2, the host or a referee can bring that player back",
+        )
         await t.slash("player back", {"player": "GUEST2"}, user=owner)
         assert await status_of(t, guest) is Status.PLAYING
 
@@ -136,14 +143,16 @@ async def test_player_autocomplete_lists_the_games_players(fake_discord, tmp_pat
 
 
 @aio
-async def test_player_autocomplete_offers_at_most_25(fake_discord, tmp_path):
+async def test_player_autocomplete_offers_every_seat_of_a_full_table(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         await t.slash("game start", {"ruleset": "classic"}, user=t.fake.owner)
-        for n in range(29):
+        for n in range(MAX_SEATS - 1):
             await t.slash("game join", user=t.fake.add_user(f"seat{n:02}"))
+        late = await t.slash("game join", user=t.fake.add_user("late"))
+        assert "this game is full: a table has at most 16 seats" in text_of(late)
         _, body = await t.fake.autocomplete("player away", {"player": ""}, "player")
         names = [c["name"] for c in body["data"]["choices"]]
-        assert len(names) == 25
+        assert len(names) == MAX_SEATS <= 25  # Discord offers 25 choices at most
         assert names[:3] == ["owner", "seat00", "seat01"]
-        _, body = await t.fake.autocomplete("player away", {"player": "seat2"}, "player")
-        assert [c["name"] for c in body["data"]["choices"]] == [f"seat2{n}" for n in range(9)]
+        _, body = await t.fake.autocomplete("player away", {"player": "seat1"}, "player")
+        assert [c["name"] for c in body["data"]["choices"]] == [f"seat1{n}" for n in range(5)]

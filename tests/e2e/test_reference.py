@@ -188,7 +188,7 @@ async def test_help_for_one_group_shows_only_its_commands(
         usages = re.findall(r"\*\*(/[^*]+)\*\*", text)
         assert usages
         assert all(u.startswith("/chaos ") for u in usages), usages
-        assert "/chaos roll [list]" in usages
+        assert "/chaos roll [list] [extra]" in usages
         assert "/chaos undo" in usages
         assert "/game" not in text
 

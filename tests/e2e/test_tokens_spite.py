@@ -180,7 +180,7 @@ async def test_spite_for_someone_else_needs_the_host(fake_discord, tmp_path):
         _owner, player, guest = await t.game("lists", players=3)
         version = (await t.current()).version
         body = await t.slash("chaos spite", {"player": "guest2"}, user=player)
-        refused(body, "only that player, the host or a referee")
+        refused(body, "only guest2, the host or a referee can apply the spite rule")
         assert (await t.current()).version == version
         _, typed = await t.fake.autocomplete("chaos spite", {"player": "gu"}, "player")
         assert typed["data"]["choices"] == [{"name": "guest2", "value": guest["id"]}]

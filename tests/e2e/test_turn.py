@@ -52,7 +52,7 @@ async def test_only_a_referee_may_override_the_chaos_roll(fake_discord, tmp_path
         # The active player may end their own turn, but not skip its roll.
         refused(await t.slash("turn next", override, user=player), "only the host or a referee")
         # Holding the Referee role means nothing until the server names it.
-        text = refused(await t.slash("turn next", override, user=referee), "not in this game")
+        text = refused(await t.slash("turn next", override, user=referee), "only the host or a")
         assert referee["id"] not in text
         assert (await t.current()).game.state.turn == 1
 
@@ -82,7 +82,7 @@ def state_events(outcome):
 async def test_an_extra_turn_comes_before_the_next_seat(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player = await t.game("classic", players=2)
-        refused(await t.slash("turn extra", user=player), "owner's turn")
+        refused(await t.slash("turn extra", user=player), "only the host or a referee can give")
         extra = await t.slash("turn extra", user=owner)
         assert not is_ephemeral(extra)
         assert "extra turn" in text_of(await board_of(t))
@@ -108,7 +108,10 @@ async def test_extra_turn_for_a_named_player(fake_discord, tmp_path):
 async def test_a_skipped_player_is_passed_over_once(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)
-        refused(await t.slash("turn skip", {"player": "owner"}, user=guest), "owner's turn")
+        refused(
+            await t.slash("turn skip", {"player": "owner"}, user=guest),
+            "only the host or a referee can make a player skip a turn",
+        )
         skipped = await t.slash("turn skip", {"player": "play"}, user=owner)
         assert not is_ephemeral(skipped)
         assert "skips next turn" in text_of(await board_of(t))
@@ -127,7 +130,7 @@ async def test_skip_without_a_name_skips_the_active_players_next_turn(fake_disco
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player = await t.game("classic", players=2)
         await pass_turn(t, owner)
-        await t.slash("turn skip", user=player)
+        await t.slash("turn skip", user=owner)  # the host, on the player's turn
         moved = await pass_turn(t, player)
         assert "Turn 3 — owner" in text_of(moved)
         moved = await pass_turn(t, owner)
@@ -138,7 +141,9 @@ async def test_skip_without_a_name_skips_the_active_players_next_turn(fake_disco
 async def test_reverse_turns_play_around(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, guest = await t.game("classic", players=3)
-        refused(await t.slash("turn reverse", user=player), "owner's turn")
+        refused(
+            await t.slash("turn reverse", user=player), "only the host or a referee can reverse"
+        )
         reversed_ = await t.slash("turn reverse", user=owner)
         assert not is_ephemeral(reversed_)
         assert "play goes ←" in text_of(await board_of(t))

@@ -187,7 +187,7 @@ def twenty_turns(ruleset: str, seed: int, *, life: int | None = None) -> Driver:
         if turn % 5 == 0 and driver.game.state.players[driver.actor()].life is not None:
             driver.life(driver.actor(), "gain", 2)
         if ruleset != "classic" and turn in (7, 15):
-            driver.act(a.RollGlobal(actor=driver.actor()))
+            driver.act(a.RollGlobal(actor=driver.host))  # a referee power: the host rolls it
             driver.answer()
         if ruleset == "deck" and turn == 11:
             global_ = next(e for e in driver.game.state.effects.values() if e.kind == "global")
@@ -301,6 +301,38 @@ def deck_split_spite(seed: int = 3) -> Json:
     )
 
 
+def lists_authority(seed: int = 5) -> Json:
+    """One roll a turn and who may roll (issue 9, items 1-4), as a recorded game."""
+    driver = Driver("lists", seed, PLAYERS, life=20)
+    ann, bob, cy = PLAYERS
+    # The host rolls on a named list first: it isn't the turn's roll and leaves the list alone.
+    driver.act(a.RollChaos(actor=ann, table="F"))
+    driver.answer()
+    _check(driver.game.state.current_list is None, "a named-list roll that moves nothing")
+    driver.roll()  # the game's first chaos roll, on List A
+    driver.act(a.RollChaos(actor=ann, extra=True))  # the host asks for an extra roll
+    driver.answer()
+    driver.next_turn()
+    # Bob's turn: the host steps away; Bob rolls and passes; the host is passed over.
+    driver.act(a.Away(actor=ann))
+    driver.turn()
+    _check(driver.game.state.active == cy, "the away host passed over")
+    # Cy steps away on her own turn: it ends with no active player and no chaos roll.
+    driver.act(a.Away(actor=cy))
+    driver.act(a.NextTurn(actor=bob))
+    driver.act(a.Back(actor=ann))
+    driver.act(a.Back(actor=cy))
+    while driver.game.state.turn <= 6 and not driver.over:
+        driver.turn()
+    purposes = [e["purpose"] for e in _events_of(driver, "stack")]
+    _check({"list", "extra", "turn", "global"} <= set(purposes), "every purpose of a roll")
+    return driver.scenario(
+        "Lists A-F: the host rolls on F (not the turn's roll, the list stays), then the turn's"
+        " roll on A and an extra roll; the host steps away and is passed over; Cy steps away on"
+        " her own turn, which Bob ends with no chaos roll; both come back."
+    )
+
+
 SCRIPTS: dict[str, Callable[[], Json]] = {
     "classic-20": classic_20,
     "lists-20": lists_20,
@@ -308,6 +340,7 @@ SCRIPTS: dict[str, Callable[[], Json]] = {
     "classic-tokens-spite": classic_tokens_spite,
     "lists-list-change": lists_list_change,
     "deck-split-spite": deck_split_spite,
+    "lists-authority": lists_authority,
 }
 
 

@@ -160,7 +160,7 @@ def test_a_chaos_roll_draws_the_top_card_face_down() -> None:
         "face_down": True,
         "player": "ann",
     }
-    assert game.state.face_down == ("chaos", top, "ann")
+    assert game.state.face_down == ("chaos", top, "ann", "turn")
     assert not of_type(events, "roll"), "nothing is played until the card is turned face up"
     assert of_type(events, "chaos_done"), "drawing the card is the turn's chaos roll"
 

@@ -82,7 +82,7 @@ def start_effect(game: Game, table: str) -> int:
     """The active player rolls on `table`; the id of the effect that roll left in play."""
     actor = game.state.active
     assert actor is not None
-    started = of_type(game.act(RollChaos(actor=actor, table=table)), "effect_started")
+    started = of_type(game.act(RollChaos(actor=actor, referee=True, table=table)), "effect_started")
     assert len(started) == 1
     return int(started[0]["id"])
 

@@ -168,7 +168,7 @@ def with_counters(ann: int, bob: int) -> Game:
     game = new_game(offering())
     for player, count in (("ann", ann), ("bob", bob)):
         for _ in range(count):
-            game.act(RollChaos(actor=player, table="counters"))
+            game.act(RollChaos(actor=player, table="counters", referee=True))
         game.act(NextTurn(actor="ann", override=True))
     return game
 

@@ -117,14 +117,14 @@ def test_supplementary_lists_never_change_the_current_list() -> None:
     game = new_game(rules)
     assert of_type(game.events, "list_changed") == []  # the start roll on Global doesn't count
 
-    game.act(RollChaos(actor="ann", table="B"))
+    game.act(RollChaos(actor="ann"))  # the game's first chaos roll: list A
     events = game.act(RollChaos(actor="ann", table="vortex"))
     events += game.act(RollGlobal(actor="ann"))
 
-    assert game.state.current_list == "B"
+    assert game.state.current_list == "A"
     assert of_type(events, "list_changed") == []
     game.act(NextTurn(actor="ann"))
-    assert rolled_on(game.act(RollChaos(actor="bob"))) == "B"
+    assert rolled_on(game.act(RollChaos(actor="bob"))) == "A"
 
 
 def test_an_entry_can_force_the_next_chaos_roll_onto_a_list() -> None:

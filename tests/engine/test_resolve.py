@@ -377,8 +377,8 @@ def test_every_roll_event_has_the_documented_keys() -> None:
     )
     game = new_game(rules, seed=3)
 
-    for _ in range(4):
-        game.act(RollChaos(actor="ann"))
+    for n in range(4):
+        game.act(RollChaos(actor="ann", extra=n > 0))  # the turn's roll, then extra ones
     rolls = of_type(game.events, "roll")
 
     assert len(rolls) >= 4

@@ -73,9 +73,9 @@ def stocked(
     game = new_game(rules)
     for player, (counters, forks) in (("ann", ann), ("bob", bob)):
         for _ in range(counters):
-            game.act(RollChaos(actor=player, table="counters"))
+            game.act(RollChaos(actor=player, referee=True, table="counters"))
         for _ in range(forks):
-            game.act(RollChaos(actor=player, table="forks"))
+            game.act(RollChaos(actor=player, referee=True, table="forks"))
         game.act(NextTurn(actor="ann", override=True))  # the host waives the chaos roll
     assert game.state.stack == []
     assert game.state.active == "ann"
@@ -215,30 +215,34 @@ def test_counter_takes_back_the_tokens_the_roll_granted() -> None:
 
 def test_counter_reverts_the_list_change_the_roll_made() -> None:
     game = stocked(lists_tokens(), bob=(1, 0))
-    game.act(RollChaos(actor="ann", table="B"))
-    game.act(RollChaos(actor="ann", table="A"))  # A moves on to C
+    game.act(RollChaos(actor="ann"))  # the game's first chaos roll: A, which moves on to C
     assert game.state.current_list == "C"
 
     events = game.act(Counter(actor="bob"))
 
     [reverted] = of_type(events, "list_changed")
-    assert (reverted["current"], reverted["forced"], reverted["reason"]) == ("B", None, "countered")
-    assert game.state.current_list == "B"
+    assert (reverted["current"], reverted["forced"], reverted["reason"]) == (
+        None,
+        None,
+        "countered",
+    )
+    assert game.state.forced_list is None
+    assert not game.state.current_list
     assert_consistent(game)
 
 
 def test_counter_lifts_the_forced_list_the_roll_set() -> None:
     game = stocked(lists_tokens(), bob=(1, 0))
-    game.act(RollChaos(actor="ann", table="B"))
-    game.act(RollChaos(actor="ann", table="E"))
-    assert (game.state.current_list, game.state.forced_list) == ("E", "F")
+    game.act(RollChaos(actor="ann"))  # A, which moves on to C
+    game.act(RollChaos(actor="ann", table="E"))  # a named list: E still forces the next roll
+    assert (game.state.current_list, game.state.forced_list) == ("C", "F")
 
     game.act(Counter(actor="bob"))
 
-    assert (game.state.current_list, game.state.forced_list) == ("B", None)
+    assert (game.state.current_list, game.state.forced_list) == ("C", None)
     game.act(NextTurn(actor="ann"))
     events = game.act(RollChaos(actor="bob"))
-    assert [r["table"] for r in of_type(events, "roll")] == ["B"]
+    assert [r["table"] for r in of_type(events, "roll")] == ["C"]
     assert_consistent(game)
 
 
@@ -370,7 +374,7 @@ def test_a_fork_can_copy_a_fork() -> None:
 def test_forking_a_counter_counters_the_next_live_roll_beneath_it() -> None:
     game = stocked(classic_tokens(), ann=(0, 1), bob=(1, 0))
     first = root_id(game.act(RollChaos(actor="ann")))
-    second = root_id(game.act(RollChaos(actor="ann")))
+    second = root_id(game.act(RollChaos(actor="ann", extra=True)))
     game.act(Counter(actor="bob"))  # counters the second roll
 
     events = game.act(Fork(actor="ann"))

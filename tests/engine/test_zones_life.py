@@ -113,7 +113,7 @@ def test_an_away_player_cannot_play_from_the_middle_world():
     game = new_game(lists())
     card = add(game, "ann", "Shock")
     game.act(Away(actor="bob"))
-    with pytest.raises(RulesError, match="Bob isn't at the table"):
+    with pytest.raises(RulesError, match="Bob is away"):
         game.act(MiddlePlay(actor="bob", card=card))
 
 

@@ -24,7 +24,7 @@ async def _seed_v1(db: aiosqlite.Connection) -> None:
 
 
 # What to put in a database at each schema version before upgrading it (none at version 0).
-SEEDS: dict[int, Seed] = {1: _seed_v1}
+SEEDS: dict[int, Seed] = {1: _seed_v1, 2: _seed_v1}  # schema 2 left these tables alone
 
 
 async def at_version(path: Path, version: int) -> None:
@@ -60,6 +60,7 @@ async def test_upgrade_from_every_earlier_schema(tmp_path: Path, version: int) -
             settings = await store.guild_settings("g")
             assert settings is not None
             assert settings.default_ruleset == "lists"
+            assert settings.turn_powers is False  # the setting arrived off
             assert await store.get_table("g", "house") is not None
 
 

@@ -262,7 +262,7 @@ async def test_rules_of_the_game_or_of_a_ruleset(tmp_path: Path) -> None:
 async def test_settings_have_defaults_and_can_change(tmp_path: Path) -> None:
     async with open_service(tmp_path / "db") as service:
         assert await service.settings("g") == GuildSettings()
-        assert GuildSettings() == GuildSettings(None, "classic", False, "allowed")
+        assert GuildSettings() == GuildSettings(None, "classic", False, "allowed", False)
         changed = await service.update_settings("g", referee_role=1234, secret_rolls="referee")
         assert changed == GuildSettings(referee_role=1234, secret_rolls="referee")
         assert await service.update_settings("g", auto_roll=True, default_ruleset="deck") == (
@@ -271,6 +271,9 @@ async def test_settings_have_defaults_and_can_change(tmp_path: Path) -> None:
         assert await service.settings("other") == GuildSettings()
     async with open_service(tmp_path / "db") as service:
         assert await service.settings("g") == GuildSettings(1234, "deck", True, "referee")
+        assert (await service.update_settings("g", turn_powers=True)).turn_powers
+    async with open_service(tmp_path / "db") as service:
+        assert await service.settings("g") == GuildSettings(1234, "deck", True, "referee", True)
 
 
 @pytest.mark.parametrize(
@@ -279,6 +282,7 @@ async def test_settings_have_defaults_and_can_change(tmp_path: Path) -> None:
         ({"colour": "red"}, "There's no setting called 'colour'"),
         ({"secret_rolls": "sometimes"}, "Secret rolls can be allowed, referee, never"),
         ({"auto_roll": "yes"}, "Auto-roll is either on or off"),
+        ({"turn_powers": 1}, "Turn powers are either"),
         ({"referee_role": "mods"}, "The referee role must be a role"),
         ({"default_ruleset": "nope"}, "there is no ruleset 'nope'"),
     ],

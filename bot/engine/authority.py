@@ -1,0 +1,244 @@
+"""Who may do what: one table, checked once for every action before it is carried out.
+
+Five kinds of people act in a game:
+
+* the **host**, who opened it;
+* a **referee**: the front end says so with ``Action.referee`` (a Discord role or Manage Server;
+  whoever types at the console);
+* the **active** player, whose turn it is;
+* a **seated** player, anyone with a seat;
+* **anyone**, who may only join.
+
+The host and referees are the *officials*: they may do anything a player may, on anyone's
+behalf. A few things are theirs alone, and three of those (turn-order changes, a new Global, a
+roll on a named list) are the *turn powers* a guild may hand to the active player as well
+(``Action.turn_powers``, from the guild's ``turn_powers`` setting).
+
+Above all of that: a player who is away takes no action but coming back, whatever their role.
+
+Each refusal is a sentence saying who may do it. The handlers check the rest: whether the game
+is in a state where the action makes sense at all (a turn roll already made, a token not held).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.engine import actions as a
+from bot.engine.errors import GameNotStartedError, GameOverError, NotInGameError, NotYourTurnError
+from bot.engine.model import PlayerId, Ruleset
+from bot.engine.state import GameState, Phase, Status
+
+
+class Who(StrEnum):
+    """Who may do a thing, besides the officials (who may always)."""
+
+    ANYONE = "anyone"  # outsiders too: joining
+    SEATED = "seated"  # anyone with a seat
+    PLAYER = "player"  # the player it is about (the one named, or who asks)
+    ACTIVE = "active"  # the active player
+    POWERS = "powers"  # officials; the active player too when the guild hands out turn powers
+    OFFICIAL = "official"  # the host and referees only
+
+
+@dataclass(frozen=True)
+class Ability:
+    """Something a person may do, in the words a refusal uses ("roll on a named list")."""
+
+    what: str
+    who: Who
+    in_play: bool = True  # needs the game to have begun (and not ended)
+
+
+# The table. Each action maps to its ability; a few actions mean different abilities depending
+# on their options or on the game (see ability()).
+ABILITIES: dict[str, Ability] = {
+    ability.what: ability
+    for ability in (
+        Ability("join the game", Who.ANYONE, in_play=False),
+        Ability("leave the game", Who.SEATED, in_play=False),
+        Ability("begin the game", Who.OFFICIAL, in_play=False),
+        Ability("end the game", Who.OFFICIAL, in_play=False),
+        Ability("make the turn's chaos roll", Who.ACTIVE),
+        Ability("ask for an extra roll", Who.OFFICIAL),
+        Ability("roll on a named list", Who.POWERS),
+        Ability("take a roll a result offered", Who.PLAYER),
+        Ability("roll a new Global", Who.POWERS),
+        Ability("reveal the chaos card", Who.ACTIVE),
+        Ability("spend a CounterRoll", Who.SEATED),
+        Ability("spend a RollFork", Who.SEATED),
+        Ability("apply the spite rule to that player", Who.PLAYER),
+        Ability("answer that choice", Who.PLAYER),
+        Ability("undo", Who.OFFICIAL, in_play=False),
+        Ability("end the turn", Who.ACTIVE),
+        Ability("end a turn nobody is playing", Who.SEATED),
+        Ability("end a turn without its chaos roll", Who.OFFICIAL),
+        Ability("give an extra turn", Who.POWERS),
+        Ability("make a player skip a turn", Who.POWERS),
+        Ability("reverse the turn order", Who.POWERS),
+        Ability("change the seating", Who.OFFICIAL),
+        Ability("end that effect", Who.PLAYER),
+        Ability("remove a world or the Global", Who.SEATED),
+        Ability("put a card into the middle", Who.SEATED),
+        Ability("play a card from the middle", Who.SEATED),
+        Ability("change life totals", Who.SEATED),
+        Ability("send that player away", Who.PLAYER),
+        Ability("bring that player back", Who.PLAYER),
+    )
+}
+
+_PLAIN: dict[type[a.Action], str] = {
+    a.Join: "join the game",
+    a.Leave: "leave the game",
+    a.Begin: "begin the game",
+    a.End: "end the game",
+    a.Reveal: "reveal the chaos card",
+    a.Counter: "spend a CounterRoll",
+    a.Fork: "spend a RollFork",
+    a.Spite: "apply the spite rule to that player",
+    a.RollGlobal: "roll a new Global",
+    a.Choose: "answer that choice",
+    a.Undo: "undo",
+    a.ExtraTurn: "give an extra turn",
+    a.SkipTurn: "make a player skip a turn",
+    a.Reverse: "reverse the turn order",
+    a.Seats: "change the seating",
+    a.MiddleAdd: "put a card into the middle",
+    a.MiddlePlay: "play a card from the middle",
+    a.Life: "change life totals",
+    a.Away: "send that player away",
+    a.Back: "bring that player back",
+}
+
+
+def ability(state: GameState, action: a.Action) -> Ability:
+    """What `action` asks to do, as a row of the table."""
+    match action:
+        case a.RollChaos(extra=True):
+            return ABILITIES["ask for an extra roll"]
+        case a.RollChaos(table=str() as table) if _offer_of(state, action.actor, table):
+            return ABILITIES["take a roll a result offered"]
+        case a.RollChaos(table=str()):
+            return ABILITIES["roll on a named list"]
+        case a.RollChaos():
+            return ABILITIES["make the turn's chaos roll"]
+        case a.NextTurn(override=override):
+            if state.active is None:
+                return ABILITIES["end a turn nobody is playing"]
+            if override and not state.rolled:
+                return ABILITIES["end a turn without its chaos roll"]
+            return ABILITIES["end the turn"]
+        case a.EndEffect(effect=number):
+            effect = state.effects.get(number)
+            if effect is not None and effect.owner is None:
+                return ABILITIES["remove a world or the Global"]
+            return ABILITIES["end that effect"]
+    return ABILITIES[_PLAIN[type(action)]]
+
+
+def subject(state: GameState, action: a.Action) -> PlayerId | None:
+    """The player an action is about, for the abilities that belong to that player."""
+    match action:
+        case a.Choose():
+            return state.pending.player if state.pending else None
+        case a.EndEffect(effect=number):
+            effect = state.effects.get(number)
+            return effect.owner if effect else None
+        case a.Spite(player=player) | a.Away(player=player) | a.Back(player=player):
+            return player or action.actor
+        case a.RollChaos(table=str() as table):
+            return _offer_of(state, action.actor, table) or action.actor
+    return action.actor
+
+
+def _offer_of(state: GameState, actor: PlayerId, table: str) -> PlayerId | None:
+    """Whom an open offer on `table` was made to (the actor's own first), or None.
+
+    A roll a result offered needs no turn powers: the result asked for it (see offers).
+    """
+    named = [o.player for _, o in sorted(state.offers.items()) if table in o.tables]
+    return actor if actor in named else next(iter(named), None)
+
+
+def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) -> None:
+    """Raise a ChaosError saying who may do it, unless `action`'s actor may do it now.
+
+    `ruleset` is for rules that may one day depend on it; none does today.
+    """
+    del ruleset
+    can = ability(state, action)
+    if can.in_play:
+        require_playing(state)
+    actor = action.actor
+    seat = state.players.get(actor)
+    if seat is not None and seat.status is Status.AWAY and not _coming_back(state, action):
+        raise NotYourTurnError(
+            f"{seat.name} is away: the one thing a player who is away can do is come back"
+            " (`player back`)"
+        )
+    official = action.referee or actor == state.host
+    if official or can.who is Who.ANYONE:
+        return
+    if seat is None and can.who not in (Who.POWERS, Who.OFFICIAL):
+        raise NotInGameError(f"you're not in this game: only its players can {can.what}")
+    _RULES[can.who](state, action, can)
+
+
+def _coming_back(state: GameState, action: a.Action) -> bool:
+    return isinstance(action, a.Back) and subject(state, action) == action.actor
+
+
+def require_playing(state: GameState) -> None:
+    """Raise unless the game has begun and hasn't ended."""
+    if state.phase is Phase.LOBBY:
+        raise GameNotStartedError("the game hasn't begun: use `game begin` once everyone joined")
+    if state.phase is Phase.ENDED:
+        raise GameOverError("this game is over")
+
+
+def _seated(state: GameState, action: a.Action, can: Ability) -> None:
+    pass  # checked in check(): the actor has a seat
+
+
+def _player(state: GameState, action: a.Action, can: Ability) -> None:
+    who = subject(state, action)
+    if who is not None and who != action.actor:
+        name = state.players[who].name if who in state.players else "that player"
+        raise NotYourTurnError(f"only {name}, the host or a referee can {can.what}")
+
+
+def _active(state: GameState, action: a.Action, can: Ability) -> None:
+    if action.actor == state.active:
+        return
+    if state.active is None:
+        raise NotYourTurnError(
+            f"nobody is active this turn: only the host or a referee can {can.what}"
+        )
+    name = state.players[state.active].name
+    raise NotYourTurnError(f"it's {name}'s turn: only they, the host or a referee can {can.what}")
+
+
+def _powers(state: GameState, action: a.Action, can: Ability) -> None:
+    if action.turn_powers:
+        if action.actor == state.active:
+            return
+        raise NotYourTurnError(f"only the active player, the host or a referee can {can.what}")
+    raise NotYourTurnError(
+        f"only the host or a referee can {can.what} (a server's `turn_powers` setting can hand"
+        " it to the active player)"
+    )
+
+
+def _official(state: GameState, action: a.Action, can: Ability) -> None:
+    raise NotYourTurnError(f"only the host or a referee can {can.what}")
+
+
+_RULES: dict[Who, Callable[[GameState, a.Action, Ability], None]] = {
+    Who.SEATED: _seated,
+    Who.PLAYER: _player,
+    Who.ACTIVE: _active,
+    Who.POWERS: _powers,
+    Who.OFFICIAL: _official,
+}
