@@ -53,6 +53,7 @@ def apply_entry(
         }
         if card is not None:
             started["card"] = card
+            started["deck"] = roll["table"]  # a chaos card can be a Global: it goes back here
         ctx.emit(started)
     if entry.kind is Kind.TOKEN and entry.token is not None and owner in ctx.state.players:
         ctx.emit(

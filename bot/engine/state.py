@@ -54,6 +54,7 @@ class ActiveEffect:
     source: int | None
     started_turn: int
     card: str | None = None
+    deck: str | None = None  # the deck `card` came from, where it goes back when this ends
 
 
 @dataclass
@@ -268,6 +269,7 @@ def apply(state: GameState, event: Event) -> None:
                 source=event["source"],
                 started_turn=state.turn,
                 card=event.get("card"),
+                deck=event.get("deck"),
             )
             _record_outcome(state, event)
         case "effect_ended":
