@@ -164,7 +164,8 @@ def chaos_spite(rest: str) -> Args:
 
 @command("chaos global")
 def chaos_global(rest: str) -> Args:
-    """Roll a new Global (or reveal the next Global card); it replaces the old one."""
+    """Roll on the start list again. Classic: a new world enchantment joins those in play. Lists:
+    a new Global replaces the old one. Deck: the next Global card replaces the old one."""
     return nothing("chaos global", rest)
 
 

@@ -361,3 +361,23 @@ def test_spite_used_is_marked_only_where_spite_is_once_a_game(name: str, shown: 
     game.act(Begin(actor="ann"))
     game.state.players["bob"].spited = True  # as after a spite Bob survived
     assert ("spite used" in render_status(game.state, game.ruleset)) is shown
+
+
+def test_a_supplementary_list_shows_its_directions_with_its_roll_once() -> None:
+    """The lists rules text says each supplementary list is read by its own directions, shown
+    with the roll; lists A to F, which every turn rolls on, don't repeat theirs."""
+    ruleset = find_ruleset("lists").ruleset
+    game, events = find_batch(
+        ruleset,
+        lambda batch: any(r["table"] == "vortex" and not r["ignored"] for r in rolls(batch)),
+    )
+    text = render_events(events, Names.of(game))
+    vortex = ruleset.tables["vortex"].directions
+    assert text.count("Directions: ") == len(
+        {r["table"] for r in rolls(events)} - set(ruleset.lists)
+    )
+    assert " ".join(text.split()).count(f"Directions: {vortex}") == 1
+    for letter in ruleset.lists:
+        assert ruleset.tables[letter].directions.split(".")[0] not in text
+    classic = new_game(find_ruleset("classic").ruleset, seed=3)
+    assert "Directions:" not in act(classic, Begin(actor="ann"))
