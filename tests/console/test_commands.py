@@ -346,3 +346,9 @@ def test_a_result_is_looked_up_by_its_number_in_digits_0_to_9() -> None:
 def test_a_card_name_with_control_characters_or_bad_bytes_is_refused(text: str, why: str) -> None:
     with pytest.raises(CommandError, match=re.escape(why)):
         card_link(text)
+
+
+def test_chaos_global_help_says_what_it_does_in_each_ruleset() -> None:
+    """In classic it adds a world enchantment; only lists and deck replace a Global."""
+    text = help_text("chaos global")
+    assert "Classic: a new world enchantment joins those in play" in " ".join(text.split())
