@@ -72,6 +72,10 @@ def describe_action(action: Json, names: Names) -> str:
             args.append(key)
         elif key in _NAMED_ARGS:
             args.append(f"{key} {value}")
+        elif key == "option" and isinstance(value, str) and value in names.options:
+            # The option the player picked, by name: its id is a roll id or a card id, which
+            # nobody typed (they typed its number in the list, or its name).
+            args.append(names.options[value])
         else:
             args.append(str(value))
     name = str(action.get("name", "?"))

@@ -380,3 +380,18 @@ def test_a_supplementary_list_shows_its_directions_with_its_roll_once() -> None:
         assert ruleset.tables[letter].directions.split(".")[0] not in text
     classic = new_game(find_ruleset("classic").ruleset, seed=3)
     assert "Directions:" not in act(classic, Begin(actor="ann"))
+
+
+def test_the_log_shows_a_choice_by_the_option_picked_not_its_roll_id() -> None:
+    ruleset = find_ruleset("classic").ruleset
+    game, events = find_batch(
+        ruleset, lambda batch: any(e["type"] == "choice_offered" for e in batch)
+    )
+    pending = game.state.pending
+    assert pending is not None
+    option, name = pending.options[1]
+    game.act(Choose(actor=pending.player, option=option))
+    log = render_events(game.events[-8:], Names.of(game), actions=True)
+    who = Names.of(game).player(pending.player)
+    assert f"» {who}: chaos choose {name}" in log.splitlines()
+    assert f"chaos choose {option}" not in log
