@@ -13,7 +13,6 @@ from bot.engine.events import Event, Json, Roll
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
 
-
 _TOKEN_PLAYS = {"counter": "CounterRoll", "fork": "RollFork"}
 
 
