@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.commands.grammar import read_int
 from bot.commands.steps import Step, StepKind, next_steps
 from bot.engine.game import Game
 
@@ -111,7 +112,8 @@ class PickMenu(
         bot = cast("ChaosBot", interaction.client)
         data = cast(dict[str, Any], interaction.data or {})
         values = data.get("values") or []
-        option = int(values[0]) if values and str(values[0]).isdigit() else 0
+        picked = read_int(str(values[0]), "an option's number") if values else None
+        option = max(picked or 0, 0)
         await bot.play.press(
             interaction, Step(StepKind.CHOOSE, "", option), self.game_id, self.version
         )

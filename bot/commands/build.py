@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from bot.commands.grammar import Args, Command, CommandError, Kind
+from bot.commands.grammar import Args, Command, CommandError, Kind, read_int
 from bot.engine import actions as a
 from bot.engine.model import Ruleset
 from bot.engine.offers import open_offers
@@ -115,8 +115,9 @@ class GameView:
 
     def option(self, typed: str) -> str:
         """A choice's option id from its number in the list shown, or the text as typed."""
-        if typed.isdigit() and 1 <= int(typed) <= len(self.options):
-            return self.options[int(typed) - 1][0]
+        number = read_int(typed, "an option's number")
+        if number is not None and 1 <= number <= len(self.options):
+            return self.options[number - 1][0]
         return typed
 
 

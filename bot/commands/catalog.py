@@ -186,7 +186,8 @@ def chaos_spite(rest: str) -> Args:
 
 @command("chaos global")
 def chaos_global(rest: str) -> Args:
-    """Roll a new Global (or reveal the next Global card); it replaces the old one (referee)."""
+    """Roll on the start list again (referee). Classic: a new world enchantment joins those in
+    play. Lists: a new Global replaces the old one. Deck: the next Global card replaces it."""
     return nothing("chaos global", rest)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -181,6 +182,39 @@ def whole_number(rest: str, what: str, name: str, *, low: int = 0, high: int = 1
     if not low <= value <= high:
         raise CommandError(f"{what} must be from {low} to {high}, got {value}")
     return value
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def read_int(text: str, what: str) -> int | None:
+    """The whole number `text` spells with the digits 0 to 9 (a sign and spaces around allowed).
+
+    None when `text` isn't written as a number at all, so the caller can read it another way (an
+    option's name, say). A number in other digits (``①``, ``²``, ``٣``) is refused with a
+    CommandError: ``str.isdigit()`` says yes to some of them and ``int()`` then fails, and
+    ``int()`` reads others that players would never mean as a number in a command.
+    """
+    text = text.strip()
+    if _ASCII_INT.fullmatch(text) and len(text) <= 20:
+        return int(text)
+    body = text.lstrip("+-#")
+    if body and all(c.isnumeric() or unicodedata.category(c) == "No" for c in body):
+        raise CommandError(f"{what} must be written with the digits 0 to 9, like 3; got {text!r}")
+    return None
+
+
+def check_text(text: str, what: str) -> str:
+    """`text` as it is, or CommandError if it has a control character (a NUL, say) or what is
+    left of bytes that weren't valid text (U+FFFD from decoding with replacement, a lone
+    surrogate from decoding with escapes)."""
+    for char in text:
+        kind = unicodedata.category(char)
+        if kind == "Cs" or char == "\ufffd":
+            raise CommandError(f"{what} can't contain bytes that aren't valid text")
+        if kind == "Cc":
+            raise CommandError(f"{what} can't contain a control character (U+{ord(char):04X})")
+    return text
 
 
 def check_name(name: str) -> str:

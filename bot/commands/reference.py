@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote
 
-from bot.commands.grammar import SPECS, CommandError, groups
+from bot.commands.grammar import SPECS, CommandError, check_text, groups
 from bot.engine.dice import parse_expr
 from bot.tables.rulesets import Rule
 
@@ -116,6 +116,7 @@ def _topics(rules: Iterable[Rule], head: str) -> str:
 
 def card_link(name: str) -> str:
     """A Scryfall search for the card with exactly this name (built here, never fetched)."""
+    check_text(name, "a card's name")
     exact = quote('!"' + name + '"', safe="")
     return f"{name}: {SCRYFALL_SEARCH}{exact}"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 
-from bot.commands.grammar import CommandError
+from bot.commands.grammar import CommandError, read_int
 from bot.engine.model import Ruleset
 from bot.tables.describe import render_deck, render_table, what_it_does
 
@@ -59,10 +59,9 @@ def table_lookup(ruleset: Ruleset, wanted: str, result: str) -> str:
     names = table_names(ruleset)
     if found in ruleset.tables:
         table = ruleset.tables[found]
-        text = result.strip().lstrip("#")
-        if not text.isdigit():
+        number = read_int(result.strip().lstrip("#"), "the number rolled")
+        if number is None:
             raise CommandError(f"look a result of {table.name} up by its number, like 42")
-        number = int(text)
         band = next((b for b in table.bands if b.low <= number <= b.high), None)
         if band is None:
             low, high = table.bands[0].low, table.bands[-1].high

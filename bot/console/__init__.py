@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,7 +73,21 @@ def options_from(args: argparse.Namespace) -> Options:
 
 def run_play(args: argparse.Namespace) -> int:
     """The ``play`` command: run a console session until quit or end of input."""
+    forgiving(sys.stdin, sys.stdout)
     return play(options_from(args), sys.stdin, sys.stdout)
+
+
+def forgiving(*streams: TextIO) -> None:
+    """Bytes that aren't valid in the locale's encoding become U+FFFD instead of an error.
+
+    Under a strict UTF-8 locale (``en_US.UTF-8``) Python decodes stdin strictly, so one stray
+    byte would end the session and lose every line queued after it; under ``C.UTF-8`` it keeps
+    such bytes as lone surrogates, which break whatever encodes them later. Replacing them
+    means each line is read, and then refused with a sentence if it can't be used.
+    """
+    for stream in streams:
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
@@ -93,7 +108,10 @@ def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
             lines = _lines(console, stdin, prompt if interactive else None)
             for number, line in enumerate(lines, 1):
                 try:
-                    if not runner.run(console.handle(line, number)):
+                    out.begin(number)
+                    going_on = runner.run(console.handle(line, number))
+                    out.end()
+                    if not going_on:
                         break
                     if interactive:
                         prompt.text = runner.run(console.prompt())

@@ -6,6 +6,7 @@ Both outputs take the same calls, so the session never asks which one it has.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Protocol, TextIO
 
 from bot.engine.events import Event
@@ -14,6 +15,12 @@ from bot.render import Names, render_events
 
 class Output(Protocol):
     """What the console says, and to whom."""
+
+    def begin(self, line: int) -> None:
+        """What follows answers input line `line` (1 is the first)."""
+
+    def end(self) -> None:
+        """The answer to the line begun last is complete."""
 
     def events(self, events: list[Event], names: Names, *, log: bool = False) -> None:
         """What an action caused (or, with `log`, a stretch of the game's log)."""
@@ -45,6 +52,12 @@ class TextOutput:
         self.stream.write(text + "\n")
         self.stream.flush()
 
+    def begin(self, line: int) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
     def events(self, events: list[Event], names: Names, *, log: bool = False) -> None:
         text = render_events(events, names, actions=log)
         self._print(text or ("The log is empty." if log else "Done."))
@@ -68,13 +81,33 @@ class TextOutput:
 
 
 class JsonOutput:
-    """One JSON object per line: events in the engine's shape, everything else typed too."""
+    """One JSON object per line: events in the engine's shape, everything else typed too.
+
+    Every object carries ``line``, the number of the input line it answers (0 for what the
+    session says before reading any: starting or resuming a game), and every input line gets
+    at least one: a line with nothing else to say (blank, a comment, ``quit``) gets
+    ``{"type": "ok"}``. So a script can tell which answers belong to which of its lines, and
+    that none was lost. The output is ASCII (other characters as ``\\u`` escapes), so no
+    locale or terminal can garble it.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self._line = 0
+        self._said = 0
 
-    def _emit(self, data: object) -> None:
-        self.stream.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+    def begin(self, line: int) -> None:
+        self._line, self._said = line, 0
+
+    def end(self) -> None:
+        if not self._said:
+            self._emit({"type": "ok"})
+
+    def _emit(self, data: Mapping[str, object]) -> None:
+        self._said += 1
+        tagged = {**data}
+        tagged.setdefault("line", self._line)
+        self.stream.write(json.dumps(tagged, ensure_ascii=True, separators=(",", ":")) + "\n")
         self.stream.flush()
 
     def events(self, events: list[Event], names: Names, *, log: bool = False) -> None:
@@ -85,11 +118,10 @@ class JsonOutput:
         self._emit({"type": "reply", "command": command, "text": text})
 
     def raw(self, command: str, text: str) -> None:
-        # An export is JSON Lines already: one event per line, passed on as it is.
+        # An export is JSON Lines already: one event per line, tagged like every other answer.
         for line in text.splitlines():
             if line:
-                self.stream.write(line + "\n")
-        self.stream.flush()
+                self._emit(json.loads(line))
 
     def info(self, text: str) -> None:
         self._emit({"type": "info", "message": text})

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.commands import Command, CommandError, card_link, help_text, roll_dice, rules_text
+from bot.commands.grammar import check_text
 from bot.commands.tables import table_list, table_show
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
@@ -97,7 +98,7 @@ async def _export(console: Console, file: str | None) -> None:
     if file is None:
         console.out.raw("game export", text)
         return
-    path = Path(file).expanduser()
+    path = Path(check_text(file, "a file's name")).expanduser()
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:

@@ -126,7 +126,7 @@ def roll_global(ctx: Context, action: act.RollGlobal) -> None:
                 end_effect(ctx, effect.id, "replaced by the next Global")
         reveal_global(ctx)
         return
-    require(start is not None, "this ruleset has no Global list")
+    require(start is not None, "this ruleset has no start list (Global or world) to roll on")
     assert start is not None
     record(ctx, resolver_for(ctx, ctx.roller()).roll(start), kind="roll", purpose="global")
 

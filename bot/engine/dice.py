@@ -323,6 +323,12 @@ def _parse(text: str) -> DiceExpr:
             body = str(int(number_text))
         else:
             count = int(count_text) if count_text else 1
+            if int(sides_text) < 2:
+                # Checked here, not only in DiceExpr: a term with 0 sides means a plain number
+                # there, so "5d0" would pass as the number 5.
+                raise DiceError(
+                    f"{text!r}: a die must have 2 to {MAX_SIDES} sides; got {int(sides_text)}."
+                )
             terms.append((sign, count, int(sides_text)))
             body = f"{count if count_text else ''}d{int(sides_text)}"
         shown.append(("-" if sign < 0 else "+" if shown else "") + body)

@@ -161,6 +161,7 @@ class EffectStarted(TypedDict):
     turns: int
     source: int | None
     card: NotRequired[str]
+    deck: NotRequired[str]
     item: NotRequired[int | None]
     undoes: NotRequired[int]
 

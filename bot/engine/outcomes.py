@@ -64,6 +64,7 @@ def apply_entry(
         }
         if card is not None:
             started["card"] = card
+            started["deck"] = roll["table"]  # a chaos card can be a Global: it goes back here
         ctx.emit(started)
         if out and started["owner"] is not None:
             end_effect(ctx, started["id"], f"{ctx.name(owner)} is out of the game")

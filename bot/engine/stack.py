@@ -27,6 +27,7 @@ class ActiveEffect:
     source: int | None
     started_turn: int
     card: str | None = None
+    deck: str | None = None  # the deck `card` came from, where it goes back when this ends
 
 
 @dataclass(frozen=True)

@@ -270,6 +270,7 @@ def apply(state: GameState, event: Event) -> None:
                 source=event["source"],
                 started_turn=state.turn,
                 card=event.get("card"),
+                deck=event.get("deck"),
             )
             record_outcome(state.stack, event)
         case "effect_ended":

@@ -238,7 +238,9 @@ def end_effect(
     ended: EffectEnded = {"type": "effect_ended", "id": effect_id, "reason": reason}
     ctx.emit(cast(EffectEnded, {**ended, **(mark or {})}))
     if effect.card is not None:
-        deck = ctx.ruleset.start_table if effect.kind == "global" else ctx.ruleset.chaos_table
+        deck = effect.deck
+        if deck is None:  # logged before effects named their deck: a Global came from its deck
+            deck = ctx.ruleset.start_table if effect.kind == "global" else ctx.ruleset.chaos_table
         if deck is not None and deck in ctx.state.decks:
             ctx.emit({"type": "card_discarded", "deck": deck, "card": effect.card})
 

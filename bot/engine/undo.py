@@ -129,6 +129,8 @@ def _restart(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> Non
     }
     if effect.card is not None:
         started["card"] = effect.card
+    if effect.deck is not None:
+        started["deck"] = effect.deck
     _emit(ctx, cast(dict[str, Any], started), mark)
 
 

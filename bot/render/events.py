@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.engine.events import Event, Roll
+from bot.engine.model import ChaosSource
 from bot.render.lines import WIDTH, action_line, event_line, wrap
 from bot.render.names import Names
 
@@ -76,13 +77,16 @@ def render_lines(
     """
     tree = _Tree(events)
     lines: list[str] = []
+    directed: set[str] = set()  # the supplementary lists whose directions are shown already
     for event in events:
         if event["type"] == "action" and actions:
             lines.append(action_line(event["action"], names))
             tree.indent = ""
             continue
         if event["type"] == "roll":
-            lines += _roll(event, names, tree.place(event), tree.indent, width)
+            prefix = tree.place(event)
+            directions = _directions(event, names, directed)
+            lines += _roll(event, names, prefix, tree.indent, width, directions)
             continue
         text = event_line(event, names)
         if text is None:
@@ -95,8 +99,23 @@ def render_lines(
     return lines
 
 
-def _roll(roll: Roll, names: Names, prefix: str, indent: str, width: int) -> list[str]:
-    """A roll's line (who, list, dice, entry) and, when honoured, its text and inline dice."""
+def _directions(roll: Roll, names: Names, directed: set[str]) -> str:
+    """The directions of a supplementary list (lists: Global, Vortex, Musical...) the first time
+    a batch rolls on it: the rules say each is read the way its own directions say."""
+    ruleset, table = names.ruleset, roll["table"]
+    if ruleset is None or ruleset.chaos is not ChaosSource.PROGRESSION or roll["ignored"]:
+        return ""
+    if table in ruleset.lists or table not in ruleset.tables or table in directed:
+        return ""
+    directed.add(table)
+    return ruleset.tables[table].directions
+
+
+def _roll(
+    roll: Roll, names: Names, prefix: str, indent: str, width: int, directions: str = ""
+) -> list[str]:
+    """A roll's line (who, list, dice, entry), the list's directions if given, and, when
+    honoured, the result's text and inline dice."""
     who = names.player(roll["player"])
     top = roll["parent"] is None
     if names.ruleset is not None and roll["table"] in names.ruleset.decks:
@@ -114,6 +133,8 @@ def _roll(roll: Roll, names: Names, prefix: str, indent: str, width: int) -> lis
     if roll["reason"]:
         line += f" ({roll['reason']})"
     lines = [line]
+    if directions:
+        lines += wrap(f"Directions: {directions}", indent, width)
     if roll["text"]:
         lines += wrap(roll["text"], indent, width)
     for rolled in roll["inline"]:

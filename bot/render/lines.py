@@ -21,9 +21,9 @@ _LASTS = {
     "until_removed": "until removed",
 }
 _SPITE = {
-    "life_gain_roll": "one roll on the Chaos List, where only a result that gains life counts",
-    "spite_table": "a roll on the Spite list",
-    "deck_look": "a look at the top of the Chaos deck, to play one card face up",
+    "life_gain_roll": "one roll on {table}, where only a result that gains life counts",
+    "spite_table": "a roll on {table}",
+    "deck_look": "a look at the top of {table}, to play one card face up",
 }
 _CHOICE = {
     "keep": "{who} keeps one of these rolls",
@@ -72,6 +72,10 @@ def describe_action(action: Json, names: Names) -> str:
             args.append(key)
         elif key in _NAMED_ARGS:
             args.append(f"{key} {value}")
+        elif key == "option" and isinstance(value, str) and value in names.options:
+            # The option the player picked, by name: its id is a roll id or a card id, which
+            # nobody typed (they typed its number in the list, or its name).
+            args.append(names.options[value])
         else:
             args.append(str(value))
     name = str(action.get("name", "?"))
@@ -262,7 +266,15 @@ def _life(e: ev.LifeChanged, names: Names) -> str:
 
 
 def _spite_started(e: ev.SpiteStarted, names: Names) -> str:
-    spite = _SPITE.get(e["policy"], e["policy"])
+    ruleset = names.ruleset
+    where = "the spite list"
+    if ruleset is not None:
+        deck = e["policy"] == "deck_look"
+        table = ruleset.chaos_table if deck else ruleset.spite_table
+        name, kind = names.table(table), "deck" if deck else "list"
+        # "the Chaos List" and "the Chaos deck", but "the Spite list"
+        where = f"the {name}" if name.casefold().endswith(kind) else f"the {name} {kind}"
+    spite = _SPITE.get(e["policy"], e["policy"]).format(table=where)
     return f"{names.player(e['player'])} would lose, and gets a spite: {spite}."
 
 

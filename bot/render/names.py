@@ -13,6 +13,8 @@ from bot.engine.events import Event, Json, Roll
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
 
+_TOKEN_PLAYS = {"counter": "CounterRoll", "fork": "RollFork"}
+
 
 @dataclass(frozen=True)
 class Names:
@@ -53,6 +55,11 @@ class Names:
                     middle[event["card"]] = event["name"]
                 case "roll":
                     items.setdefault(event["id"], event["entry"]["name"])
+                case "stack" if event["kind"] in _TOKEN_PLAYS:
+                    # A counter or fork has no entry: it is called after who played it, so
+                    # countering it says what was countered.
+                    who = players.get(event["player"], event["player"])
+                    items[event["item"]] = f"({who}'s {_TOKEN_PLAYS[event['kind']]})"
                 case "choice_offered":
                     options.update((o["id"], o["name"]) for o in event["options"])
                 case "action":

@@ -18,6 +18,7 @@ from typing import Any, Self, cast
 import aiosqlite
 
 from bot.errors import StoreError
+from bot.store.failures import plainly
 
 
 class Database:
@@ -66,15 +67,16 @@ class Database:
         async with self._lock:
             self._check_open()
             db = self._db
-            try:
-                if not implicit:
-                    await db.execute("BEGIN IMMEDIATE")
-                yield db
-                if db.in_transaction:
-                    await db.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
+            with plainly(self.path):
+                try:
+                    if not implicit:
+                        await db.execute("BEGIN IMMEDIATE")
+                    yield db
+                    if db.in_transaction:
+                        await db.execute("COMMIT")
+                except BaseException:
+                    await self._rollback()
+                    raise
 
     async def _rollback(self) -> None:
         """Roll back whatever the block left open, even when it was cancelled.
@@ -96,13 +98,14 @@ class Database:
         async with self._lock:
             self._check_open()
             db = self._db
-            try:
-                await db.execute("BEGIN")
-                yield db
-            except BaseException:
-                await self._rollback()
-                raise
-            await db.execute("COMMIT")
+            with plainly(self.path):
+                try:
+                    await db.execute("BEGIN")
+                    yield db
+                except BaseException:
+                    await self._rollback()
+                    raise
+                await db.execute("COMMIT")
 
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Every row of one query."""

@@ -32,6 +32,7 @@ import aiosqlite
 from bot.engine.events import Event
 from bot.errors import ConflictError, GameExistsError, StoreError
 from bot.store.boards import BoardStore
+from bot.store.failures import BUSY_SECONDS, explain
 from bot.store.guilds import GuildStore
 from bot.store.migrations import migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
@@ -41,7 +42,7 @@ PRAGMAS = (
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = FULL",
     "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 5000",
+    f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}",
 )
 
 _GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated, ended, active"
@@ -74,7 +75,9 @@ class Store(GuildStore, BoardStore):
             # by itself; see Database._write. Reads and DDL never begin one implicitly.
             db = await aiosqlite.connect(file, isolation_level="IMMEDIATE")
         except sqlite3.Error as error:
-            raise StoreError(f"can't open the database {file}: {error}") from None
+            raise explain(error, file) or StoreError(
+                f"can't open the database {file}: {error}"
+            ) from None
         try:
             for pragma in PRAGMAS:
                 async with db.execute(pragma) as cursor:
@@ -84,7 +87,9 @@ class Store(GuildStore, BoardStore):
             await migrate(db)
         except sqlite3.DatabaseError as error:
             await db.close()
-            raise StoreError(f"{file} is not a Chaos Referee database ({error})") from None
+            raise explain(error, file) or StoreError(
+                f"{file} is not a Chaos Referee database ({error})"
+            ) from None
         except BaseException:
             await db.close()
             raise

@@ -139,7 +139,7 @@ def entry(
             ck.add(
                 (*path, "text"),
                 f"{error} Braces with a d in them are rolled as dice when the entry comes up"
-                " (mana symbols like {{2}}{{R}} are left as they are)",
+                " (mana symbols like {2}{R} are left as they are)",
             )
     fields: dict[str, object] = {}
     does = [k for k in DOES if k in raw and k in allowed and raw[k] is not False]

@@ -23,7 +23,9 @@ of every scalar YAML read as something other than a string is kept in :attr:`Doc
 from __future__ import annotations
 
 import functools
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,16 +73,42 @@ class Document:
 
 
 def read_document(path: Path, name: str | None = None) -> Document:
-    """Read and parse one file; `name` is how messages call it (the path by default)."""
+    """Read and parse one file; `name` is how messages call it (the path by default).
+
+    Only a regular file is read, and no more of it than a table file may have: a named pipe
+    would wait for a writer forever, and a device such as /dev/zero never ends.
+    """
     shown = name or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise _too_big(shown, size)
-        data = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise TableFileError(shown, 1, "", f"can't read this file: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise TableFileError(
+                    shown, 1, "", f"can't read this file: it is {_what_is(mode)}, not a file"
+                )
+            data = file.read(MAX_FILE_BYTES + 1)
+        except OSError as error:
+            raise TableFileError(shown, 1, "", f"can't read this file: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(shown, max(len(data), path.stat().st_size))
     return parse_document(data, shown)
+
+
+def _what_is(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "something other than a file"
 
 
 def parse_document(source: str | bytes, file: str) -> Document:

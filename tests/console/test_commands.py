@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from bot.commands import (
     rules_text,
     to_action,
 )
+from bot.commands.tables import table_lookup
 from bot.engine import actions as a
 from bot.engine.errors import DiceError
 from bot.tables import find_ruleset
@@ -316,3 +318,47 @@ def test_dice_are_rolled_with_their_faces_and_bombs_are_refused() -> None:
         roll_dice("1000d1000", random.Random(1))
     with pytest.raises(DiceError):
         roll_dice("2x6", random.Random(1))
+
+
+# -- numbers in digits that aren't 0-9 ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "typed", ["\u2460", "\u00b2", "\u0663", "\U0001d7d9", "1\u00b2", "#\u2461"]
+)
+def test_a_number_in_other_digits_is_refused_with_a_sentence(typed: str) -> None:
+    """str.isdigit() says yes to ① and ², and int() then fails; int() reads ٣ and 𝟙 as 3 and 1."""
+    with pytest.raises(CommandError, match="must be written with the digits 0 to 9"):
+        VIEW.option(typed)
+    ruleset = find_ruleset("classic").ruleset
+    with pytest.raises(CommandError, match="the number rolled must be written with the digits"):
+        table_lookup(ruleset, "chaos", typed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "option"), [("1", "17"), (" +2 ", "18"), ("Fog", "Fog"), ("9", "9")]
+)
+def test_an_option_is_read_by_its_number_or_as_typed(typed: str, option: str) -> None:
+    assert VIEW.option(typed) == option
+
+
+def test_a_result_is_looked_up_by_its_number_in_digits_0_to_9() -> None:
+    ruleset = find_ruleset("classic").ruleset
+    assert table_lookup(ruleset, "chaos", "#158").splitlines()[0] == "Chaos List 158: Propaganda"
+    with pytest.raises(CommandError, match="by its number, like 42"):
+        table_lookup(ruleset, "chaos", "one")
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [("a\x00b", "U+0000"), ("\ufffd", "aren't valid text"), (chr(0xDCFF), "aren't valid text")],
+)
+def test_a_card_name_with_control_characters_or_bad_bytes_is_refused(text: str, why: str) -> None:
+    with pytest.raises(CommandError, match=re.escape(why)):
+        card_link(text)
+
+
+def test_chaos_global_help_says_what_it_does_in_each_ruleset() -> None:
+    """In classic it adds a world enchantment; only lists and deck replace a Global."""
+    text = help_text("chaos global")
+    assert "Classic: a new world enchantment joins those in play" in " ".join(text.split())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import Callable, Iterator
 
@@ -30,6 +31,7 @@ from bot.engine.events import Roll
 from bot.render import Names, render_events, render_lines, render_status
 from bot.tables import find_ruleset
 from tests.engine import rulesets
+from tests.engine.test_tokens import classic_tokens, stocked
 
 Batch = list[Event]
 
@@ -361,3 +363,80 @@ def test_spite_used_is_marked_only_where_spite_is_once_a_game(name: str, shown: 
     game.act(Begin(actor="ann"))
     game.state.players["bob"].spited = True  # as after a spite Bob survived
     assert ("spite used" in render_status(game.state, game.ruleset)) is shown
+
+
+def test_a_supplementary_list_shows_its_directions_with_its_roll_once() -> None:
+    """The lists rules text says each supplementary list is read by its own directions, shown
+    with the roll; lists A to F, which every turn rolls on, don't repeat theirs."""
+    ruleset = find_ruleset("lists").ruleset
+    game, events = find_batch(
+        ruleset,
+        lambda batch: any(r["table"] == "vortex" and not r["ignored"] for r in rolls(batch)),
+    )
+    text = render_events(events, Names.of(game))
+    vortex = ruleset.tables["vortex"].directions
+    supplementary = {r["table"] for r in rolls(events) if not r["ignored"]} - set(ruleset.lists)
+    assert text.count("Directions: ") == len(supplementary)
+    assert " ".join(text.split()).count(f"Directions: {vortex}") == 1
+    for letter in ruleset.lists:
+        assert ruleset.tables[letter].directions.split(".")[0] not in text
+    classic = new_game(find_ruleset("classic").ruleset, seed=3)
+    assert "Directions:" not in act(classic, Begin(actor="ann"))
+
+
+def test_the_log_shows_a_choice_by_the_option_picked_not_its_roll_id() -> None:
+    ruleset = find_ruleset("classic").ruleset
+    game, _ = find_batch(ruleset, lambda batch: any(e["type"] == "choice_offered" for e in batch))
+    pending = game.state.pending
+    assert pending is not None
+    option, name = pending.options[1]
+    game.act(Choose(actor=pending.player, option=option))
+    log = render_events(game.events[-8:], Names.of(game), actions=True)
+    who = Names.of(game).player(pending.player)
+    assert f"» {who}: chaos choose {name}" in log.splitlines()
+    assert f"chaos choose {option}" not in log
+
+
+def test_a_counter_of_a_counter_says_whose_counter_it_was() -> None:
+    """It used to print a bare "#8 is countered"."""
+    game = stocked(classic_tokens(), ann=(1, 0), bob=(1, 0))
+    rolled = game.act(RollChaos(actor="ann"))
+    fog = next(e["item"] for e in rolled if e["type"] == "stack")
+    countered = game.act(Counter(actor="bob"))
+    bobs = next(e["item"] for e in countered if e["type"] == "stack")
+    text = act(game, Counter(actor="ann"))
+    assert text.splitlines()[1:4] == [
+        f"Ann plays a CounterRoll on #{bobs} (Bob's CounterRoll).",
+        f"#{bobs} (Bob's CounterRoll) is countered.",
+        f"#{fog} Fog stands again.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "spite_table", "banner"),
+    [
+        (
+            "classic",
+            "chaos",
+            "one roll on the Chaos List, where only a result that gains life counts",
+        ),
+        (
+            "classic",
+            "wacky",
+            "one roll on the WackyLand list, where only a result that gains life counts",
+        ),
+        ("lists", "spite", "a roll on the Spite list"),
+        ("deck", None, "a look at the top of the Chaos deck, to play one card face up"),
+    ],
+)
+def test_the_spite_banner_names_the_list_actually_rolled(
+    ruleset: str, spite_table: str | None, banner: str
+) -> None:
+    rules = find_ruleset(ruleset).ruleset
+    if spite_table is not None:
+        rules = dataclasses.replace(rules, spite_table=spite_table)
+    game = new_game(rules, seed=1)
+    game.act(Begin(actor="ann"))
+    policy = rules.spite.value
+    event: Event = {"type": "spite_started", "player": "bob", "policy": policy}
+    assert render_events([event], Names.of(game)) == f"Bob would lose, and gets a spite: {banner}."

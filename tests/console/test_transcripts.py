@@ -335,9 +335,14 @@ def test_json_mode_writes_one_object_per_line_and_survives_bad_lines(tmp_path: P
     status = next(o for o in objects if o["type"] == "reply")
     assert status["command"] == "game status"
     assert "turn 2 — Bob's turn" in status["text"]
-    # The log's three events come last: `quit` ended the session before the last roll.
-    assert types[-4] == "reply"
-    assert not {"reply", "error", "info"} & set(types[-3:])
+    # Every object says which line it answers (0: starting the game), and every line read has
+    # an answer: the blank line and `quit` an "ok". `quit` ended the session before line 11.
+    by_line = [o["line"] for o in objects]
+    assert by_line == sorted(by_line)
+    assert set(by_line) == set(range(11))
+    assert [o["type"] for o in objects if o["line"] in (7, 10)] == ["ok", "ok"]
+    assert [o["type"] for o in objects if o["line"] == 9] == types[-4:-1]
+    assert not {"reply", "error", "info"} & set(types[-4:-1])
     assert types.count("roll") == 2  # the start roll and the first chaos roll
 
 

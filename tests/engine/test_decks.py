@@ -30,6 +30,7 @@ from bot.engine import (
     NotYourTurnError,
     Reveal,
     RollChaos,
+    RollGlobal,
     RulesError,
     Ruleset,
     Spite,
@@ -332,6 +333,28 @@ def test_a_card_still_in_play_is_not_reshuffled_until_its_effect_is_ended() -> N
     assert of_type(events, "card_discarded") == [
         {"type": "card_discarded", "deck": "chaos", "card": "stay"}
     ]
+
+
+def test_a_chaos_card_that_is_a_global_goes_back_to_the_chaos_deck() -> None:
+    """A custom chaos card with `global: true` replaces the Global; once replaced in turn, it goes
+    to the Chaos deck's discard pile, not the Global deck's (where drawing it was a KeyError)."""
+    world = Entry("chaos-global", "Chaos Global", text="A new world rule.", kind=Kind.GLOBAL)
+    game = begin(tiny(world))
+    events = play_card(game)
+    (started,) = of_type(events, "effect_started")
+    assert (started["card"], started["deck"], started["kind"]) == (
+        "chaos-global",
+        "chaos",
+        "global",
+    )
+    events = game.act(RollGlobal(actor="ann", referee=True))
+    assert {"type": "card_discarded", "deck": "chaos", "card": "chaos-global"} in events
+    for _ in range(8):  # through the Global deck and its reshuffles
+        game.act(RollGlobal(actor="ann", referee=True))
+    assert (
+        "chaos-global" not in game.state.decks["globals"].discard + game.state.decks["globals"].draw
+    )
+    assert game.state.decks["chaos"].discard == ["chaos-global"]
 
 
 # -- spite: the top seven chaos cards -----------------------------------------------------------

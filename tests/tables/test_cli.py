@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -279,3 +280,38 @@ def test_import_of_a_broken_file_is_one_clear_line(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert_no_traceback(result)
     assert result.stderr.startswith("chaos-referee: ")
+
+
+# -- what isn't a table file -------------------------------------------------------------------
+
+
+def test_check_refuses_dice_with_fewer_than_two_sides(tmp_path: Path) -> None:
+    """The docs allow 2 to 1000 sides; `{d0}` once passed, and rolled as the number 0."""
+    text = CHAOS.replace("Gain {1d6} life.", "Gain {d0} life, or {5d0}.").replace(
+        "x: 1d6", "x: 2d1"
+    )
+    path = tmp_path / "chaos.yaml"
+    path.write_text(text, "utf-8")
+    result = tables("check", path)
+    assert result.returncode == 1
+    assert_no_traceback(result)
+    assert result.stdout.splitlines() == [
+        f"{path}:18 entries[2].x: expected dice like 2d6 for X: '2d1': a die must have 2 to 1000"
+        " sides; got 1.",
+        f"{path}:25 entries[4].text: 'd0': a die must have 2 to 1000 sides; got 0. Braces with a d"
+        " in them are rolled as dice when the entry comes up (mana symbols like {2}{R} are left as"
+        " they are)",
+    ]
+
+
+def test_check_reads_regular_files_only(tmp_path: Path) -> None:
+    """A FIFO used to hang the check, and a link to /dev/zero to read until memory ran out."""
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    result = tables("check", tmp_path / "fifo.yaml", tmp_path / "zero.yaml")
+    assert result.returncode == 1
+    assert_no_traceback(result)
+    assert result.stdout.splitlines() == [
+        f"{tmp_path / 'fifo.yaml'}:1: can't read this file: it is a named pipe (FIFO), not a file",
+        f"{tmp_path / 'zero.yaml'}:1: can't read this file: it is a device, not a file",
+    ]
