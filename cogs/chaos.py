@@ -27,7 +27,7 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
         name="roll", description="Make this turn's chaos roll (or draw the chaos card)"
     )
     @app_commands.describe(
-        list="Referees: roll once on this list; it isn't the turn's roll",
+        list="A roll a result offered, or a referee's call: one roll here, not the turn's",
         extra="Referees: an extra roll, made like the turn's; it isn't the turn's roll",
     )
     @app_commands.autocomplete(list=choices.lists)

@@ -31,7 +31,8 @@ GROUP_HELP = {
     "card": "a link to a card on Scryfall",
     "roll": "dice that aren't part of the game",
     "help": "this help",
-    "settings": "the server's choices: referee role, default ruleset, auto-roll, secret rolls",
+    "settings": "the server's choices: referee role, default ruleset, auto-roll, secret rolls,"
+    " turn powers",
     "quit": "leave (the game is saved)",
 }
 
@@ -40,7 +41,9 @@ CONSOLE_NOTES = (
     " active player acts (the host when nobody is active), and a choice is answered by the"
     " player who has it.",
     "The console has no roles: whoever types is trusted as the referee for `turn next override`,"
-    " `turn seats`, `chaos undo` and `game end`.",
+    " `turn extra|skip|reverse|seats`, `chaos global`, `chaos roll extra`, `chaos roll LIST` (on a"
+    " list no result offered),"
+    " `chaos undo` and `game end`.",
 )
 
 

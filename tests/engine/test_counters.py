@@ -293,6 +293,23 @@ def test_the_log_says_the_extra_turn_is_skipped() -> None:
     assert line == "Ann skips their extra turn: it is their next turn."
 
 
+def test_a_skipped_extra_turn_never_starts_so_it_ends_no_next_turn_effect() -> None:
+    g = game()
+    host_rolls(g, "fog")  # Ann's, until her next turn
+    host_rolls(g, "skip")
+    host_rolls(g, "extra")
+    g.act(RollChaos(actor="ann"))
+    [fog] = [n for n, e in g.state.effects.items() if e.name == "Fog"]
+
+    g.act(NextTurn(actor="ann"))  # the extra turn is skipped: Bob's turn starts
+
+    assert (g.state.active, fog in g.state.effects) == ("bob", True)
+    pass_turn(g)
+    pass_turn(g)  # Ann's regular turn starts, and Fog ends
+    assert (g.state.active, fog in g.state.effects) == ("ann", False)
+    assert_consistent(g)
+
+
 # --- Item 8: an out player's effects end --------------------------------------------------------
 
 

@@ -163,6 +163,25 @@ def test_an_offered_roll_is_not_the_turns_chaos_roll() -> None:
     assert not game.state.rolled
 
 
+def test_an_offered_roll_that_lands_on_a_list_from_a_to_f_moves_the_current_list() -> None:
+    """Unlike a named-list roll no result offered (tests/engine/test_one_roll.py)."""
+    letters = {x: fixed(x, entry(x, f"List {x}")) for x in "BCDEF"}
+    crossroads = entry("a", "Crossroads", offers=(Offer(("C",)),))
+    rules = ruleset(fixed("A", crossroads), *letters.values(), lists=tuple("ABCDEF"), tokens=False)
+    game = new_game(rules)
+    game.act(RollChaos(actor="ann"))
+    assert game.state.current_list == "A"
+
+    events = game.act(RollChaos(actor="ann", table="C"))  # no referee: the result asked for it
+
+    assert [e["table"] for e in of_type(events, "roll")] == ["C"]
+    assert game.state.current_list == "C"
+    game.act(NextTurn(actor="ann"))
+    events = game.act(RollChaos(actor="bob"))
+    assert [e["table"] for e in of_type(events, "roll")] == ["C"]
+    assert_consistent(game)
+
+
 def with_counters(ann: int, bob: int) -> Game:
     """Ann's third turn, Ann and Bob holding that many CounterRolls, nothing rolled yet."""
     game = new_game(offering())

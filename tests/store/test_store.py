@@ -100,9 +100,16 @@ async def test_games_share_a_snapshot_and_record_their_tables(tmp_path: Path) ->
         two = await create(store, "b", game, snapshot)
         assert one.snapshot == two.snapshot
         tables = await store.game_tables(two.id)
-        assert tables[0] == GameTable("classic", "ruleset", "2026.1")
-        assert {t.id for t in tables} == {"classic", "chaos", "ewl", "persona", "wacky"}
-        assert all(t.revision == "2026.1" for t in tables)
+        assert tables[0] == GameTable("classic", "ruleset", "2026.2")
+        revisions = {t.id: t.revision for t in tables}
+        # Issue 9 changed the ruleset, the Chaos List and PersonaLand (see CHANGELOG.md)
+        assert revisions == {
+            "classic": "2026.2",
+            "chaos": "2026.2",
+            "ewl": "2026.1",
+            "persona": "2026.2",
+            "wacky": "2026.1",
+        }
 
 
 @aio

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine.dice import render_inline
+from bot.engine.model import TurnChange
 from bot.engine.resolve import Resolver
 from bot.tables import bundled_dir, check_paths, load_ruleset, ruleset_folders, simulate
 
@@ -54,3 +55,18 @@ def test_a_short_game_plays(folder: Path) -> None:
 def test_bundled_tables_folder_is_found() -> None:
     assert bundled_dir().name == "tables"
     assert bundled_dir().parent.joinpath("bot").is_dir()
+
+
+def test_every_bundled_result_that_leaves_until_your_next_turn_sends_its_roller_away() -> None:
+    """Issue 9, item 5: the words and the engine mean one thing (docs/engine.md, Turns)."""
+    says: set[tuple[str, str]] = set()
+    does: set[tuple[str, str]] = set()
+    for folder in FOLDERS:
+        for table in load_ruleset(folder).ruleset.tables.values():
+            for item in table.entries:
+                if "leave the game until your next turn" in item.text.casefold():
+                    says.add((table.id, item.name))
+                if item.turn is TurnChange.AWAY:
+                    does.add((table.id, item.name))
+    assert len(says) == 6
+    assert says == does
