@@ -70,3 +70,23 @@ def test_every_bundled_result_that_leaves_until_your_next_turn_sends_its_roller_
                     does.add((table.id, item.name))
     assert len(says) == 6
     assert says == does
+
+
+def test_bundled_lists_results_that_offer_a_roll_say_so_with_offers() -> None:
+    """Issue 9, item 17: a result whose text lets the roller roll on another list offers it."""
+    ruleset = load_ruleset(bundled_dir() / "lists").ruleset
+    offering = {
+        item.name: [offer.tables for offer in item.offers]
+        for table in ruleset.tables.values()
+        for item in table.entries
+        if item.offers
+    }
+    assert offering == {
+        "Gift Economy": [("vortex",)],
+        "Dizzy Spell": [("global", "musical")],
+        "Shredded": [("extreme",)],
+    }
+    for table in ruleset.tables.values():
+        for item in table.entries:
+            if "you may roll on" in item.text.casefold():
+                assert item.offers, f"{table.id} {item.name} lets its roller roll, offers none"
