@@ -187,7 +187,9 @@ def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) ->
     official = action.referee or actor == state.host
     if seat is not None and seat.status is Status.OUT and not can.when_out:
         if not official:
-            raise NotYourTurnError(f"{seat.name} is already out of the game and takes no part in it")
+            raise NotYourTurnError(
+                f"{seat.name} is already out of the game and takes no part in it"
+            )
         if can.own:
             raise NotYourTurnError(
                 f"{seat.name} is already out of the game: they still run it, but can't {can.what}"

@@ -150,12 +150,18 @@ def _passed_over(ctx: Context, player_id: PlayerId, *, extra: bool) -> bool:
 
 def extra_turn(ctx: Context, action: act.ExtraTurn) -> None:
     ctx.require_playing()
-    change_order(ctx, "extra", ctx.player(action.player).id)
+    change_order(ctx, "extra", _still_in(ctx, action.player))
 
 
 def skip_turn(ctx: Context, action: act.SkipTurn) -> None:
     ctx.require_playing()
-    change_order(ctx, "skip", ctx.player(action.player).id)
+    change_order(ctx, "skip", _still_in(ctx, action.player))
+
+
+def _still_in(ctx: Context, player_id: PlayerId | None) -> PlayerId:
+    player = ctx.player(player_id)
+    require(player.status is not Status.OUT, f"{player.name} is out of the game: no more turns")
+    return player.id
 
 
 def reverse(ctx: Context, action: act.Reverse) -> None:

@@ -238,7 +238,8 @@ def test_whatever_players_without_referee_powers_do_each_turn_has_at_most_one_tu
     assert all(count <= 1 for count in turn_rolls.values()), turn_rolls
     assert all(count <= 1 for count in chaos_done.values()), chaos_done
     # Nothing only a referee may ask for happened either.
-    assert not [e for e in standing if e["type"] == "stack" and e.get("purpose") in ("extra", "list")]
+    asked = ("extra", "list")
+    assert not [e for e in standing if e["type"] == "stack" and e.get("purpose") in asked]
     assert not [e for e in standing if e["type"] == "roll_waived"]
     assert not [
         e for e in standing if e["type"] == "turn_order" and e["change"] in ("skip", "reverse")

@@ -11,15 +11,17 @@ import pytest
 
 from bot.engine import (
     Away,
-    ChaosError,
     Back,
+    ChaosError,
     Choose,
     Counter,
     EndEffect,
+    ExtraTurn,
     Leave,
     Life,
     NextTurn,
     RollChaos,
+    SkipTurn,
     Spite,
 )
 from bot.engine.errors import ChoicePendingError, NotYourTurnError, RollRequiredError, RulesError
@@ -104,7 +106,8 @@ def test_deck_a_loss_of_life_at_20_life_is_refused_not_a_free_look() -> None:
     assert (g.state.pending, g.state.players["bob"].spited) == (None, False)
 
     g.act(Life(actor="bob", player="bob", mode="lose", amount=20))  # the honest way
-    assert g.state.pending is not None and g.state.pending.kind == "spite"
+    assert g.state.pending is not None
+    assert g.state.pending.kind == "spite"
 
 
 # -- an absence in one's own turn -------------------------------------------------------------
@@ -115,7 +118,7 @@ def test_coming_back_in_the_turn_one_stepped_away_from_owes_its_chaos_roll() -> 
     active player, so it ended without its chaos roll while its player played on."""
     g = game()
     g.act(Away(actor="ann"))
-    assert g.state.active is None
+    assert [g.state.active] == [None]
 
     events = g.act(Back(actor="ann"))
 
@@ -150,7 +153,8 @@ def test_a_loss_waits_while_another_players_spite_asks_its_question() -> None:
     Cy's spite, whose question replaced Bob's: Bob's spite was never settled."""
     g = begin(classic(gains("Gain some life.")))
     g.act(Life(actor="ann", player="bob", mode="set", amount=0))
-    assert g.state.pending is not None and g.state.pending.player == "bob"
+    assert g.state.pending is not None
+    assert g.state.pending.player == "bob"
 
     with pytest.raises(ChoicePendingError, match="Bob must choose first"):
         g.act(Life(actor="ann", player="cy", mode="set", amount=0))
@@ -158,5 +162,14 @@ def test_a_loss_waits_while_another_players_spite_asks_its_question() -> None:
     g.act(Choose(actor="bob", option="4 life"))
     assert (g.state.players["bob"].life, g.state.players["bob"].status) == (4, Status.PLAYING)
     g.act(Life(actor="ann", player="cy", mode="set", amount=0))
-    assert g.state.pending is not None and g.state.pending.player == "cy"
+    assert g.state.pending is not None
+    assert g.state.pending.player == "cy"
     assert_consistent(g)
+
+
+def test_a_player_who_is_out_is_given_no_extra_turn_or_skip() -> None:
+    g = game()
+    g.act(Leave(actor="bob"))
+    for move in (ExtraTurn(actor="ann", player="bob"), SkipTurn(actor="ann", player="bob")):
+        with pytest.raises(RulesError, match="Bob is out of the game: no more turns"):
+            g.act(move)
