@@ -14,7 +14,10 @@ behalf. A few things are theirs alone, and three of those (turn-order changes, a
 roll on a named list) are the *turn powers* a guild may hand to the active player as well
 (``Action.turn_powers``, from the guild's ``turn_powers`` setting).
 
-Above all of that: a player who is away takes no action but coming back, whatever their role.
+Above all of that: a player who is away takes no action but coming back, whatever their role;
+and a player who is out takes no part in the game, but to finish their spite roll (answer its
+choice, take a roll it offered).
+An official who is out still runs the game, for the others, but has no tokens or cards to play.
 
 Each refusal is a sentence saying who may do it. The handlers check the rest: whether the game
 is in a state where the action makes sense at all (a turn roll already made, a token not held).
@@ -50,6 +53,8 @@ class Ability:
     what: str
     who: Who
     in_play: bool = True  # needs the game to have begun (and not ended)
+    own: bool = False  # done with what is the actor's own as a player (tokens, cards)
+    when_out: bool = False  # a player who is out may still do it (see check())
 
 
 # The table. Each action maps to its ability; a few actions mean different abilities depending
@@ -64,13 +69,14 @@ ABILITIES: dict[str, Ability] = {
         Ability("make the turn's chaos roll", Who.ACTIVE),
         Ability("ask for an extra roll", Who.OFFICIAL),
         Ability("roll on a named list", Who.POWERS),
-        Ability("take a roll a result offered", Who.PLAYER),
+        # A spite roll made on the way out may offer rolls: the player who is out takes them.
+        Ability("take a roll a result offered", Who.PLAYER, when_out=True),
         Ability("roll a new Global", Who.POWERS),
         Ability("reveal the chaos card", Who.ACTIVE),
-        Ability("spend a CounterRoll", Who.SEATED),
-        Ability("spend a RollFork", Who.SEATED),
+        Ability("spend a CounterRoll", Who.SEATED, own=True),
+        Ability("spend a RollFork", Who.SEATED, own=True),
         Ability("apply the spite rule to that player", Who.PLAYER),
-        Ability("answer that choice", Who.PLAYER),
+        Ability("answer that choice", Who.PLAYER, when_out=True),
         Ability("undo", Who.OFFICIAL, in_play=False),
         Ability("end the turn", Who.ACTIVE),
         Ability("end a turn nobody is playing", Who.SEATED),
@@ -81,8 +87,8 @@ ABILITIES: dict[str, Ability] = {
         Ability("change the seating", Who.OFFICIAL),
         Ability("end that effect", Who.PLAYER),
         Ability("remove a world or the Global", Who.SEATED),
-        Ability("put a card into the middle", Who.SEATED),
-        Ability("play a card from the middle", Who.SEATED),
+        Ability("put a card into the middle", Who.SEATED, own=True),
+        Ability("play a card from the middle", Who.SEATED, own=True),
         Ability("change life totals", Who.SEATED),
         Ability("send that player away", Who.PLAYER),
         Ability("bring that player back", Who.PLAYER),
@@ -179,6 +185,15 @@ def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) ->
             " (`player back`)"
         )
     official = action.referee or actor == state.host
+    if seat is not None and seat.status is Status.OUT and not can.when_out:
+        if not official:
+            raise NotYourTurnError(
+                f"{seat.name} is already out of the game and takes no part in it"
+            )
+        if can.own:
+            raise NotYourTurnError(
+                f"{seat.name} is already out of the game: they still run it, but can't {can.what}"
+            )
     if official or can.who is Who.ANYONE:
         return
     if seat is None and can.who not in (Who.POWERS, Who.OFFICIAL):

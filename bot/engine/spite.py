@@ -7,6 +7,7 @@ from bot.engine import survival
 from bot.engine.chaos import record, resolver_for
 from bot.engine.context import Context, require
 from bot.engine.decks import spite_look
+from bot.engine.errors import RulesError
 from bot.engine.lifegain import MAX_LIFE, card_x
 from bot.engine.model import PlayerId, SpitePolicy
 from bot.engine.state import Status
@@ -21,11 +22,28 @@ def spite(ctx: Context, action: act.Spite) -> None:
     player = ctx.player(action.player or action.actor)
     require(player.status is not Status.OUT, f"{player.name} is already out")
     require(not player.spiting, f"{player.name} is spiting right now and can't lose")
+    if (
+        ctx.ruleset.spite is SpitePolicy.DECK_LOOK
+        and action.reason == "life"
+        and player.life is not None
+        and player.life >= 1
+    ):
+        # The spite would be judged by this same total and "survive" at once: a free look at
+        # seven chaos cards for anyone who says so. A loss of tracked life is the total's to say.
+        raise RulesError(
+            f"{player.name} has {player.life} life: a loss of life comes when their life drops"
+            f" below 1 (`life lose {player.name} {player.life}`), or give another reason"
+        )
     lose(ctx, player.id, action.reason)
 
 
 def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
-    """Apply the ruleset's spite rule to a player who would lose, for `reason` (see survival)."""
+    """Apply the ruleset's spite rule to a player who would lose, for `reason` (see survival).
+
+    An open choice comes first: a spite would ask its own, or roll one (a "keep one"), and the
+    game holds one choice at a time.
+    """
+    ctx.require_no_choice()
     ruleset = ctx.ruleset
     player = ctx.state.players[player_id]
     lost = survival.LOST.get(reason or "", "lost the game")

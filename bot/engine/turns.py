@@ -15,7 +15,7 @@ from bot.engine.context import Context, require
 from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesError
 from bot.engine.events import EffectEnded, TurnOrderChanged, TurnSkipped
 from bot.engine.model import Lasts, PlayerId
-from bot.engine.offers import lapse_offers
+from bot.engine.offers import lapse_offers, withdraw_offer
 from bot.engine.state import Phase, Status
 
 # A table has at most this many seats: enough for any Chaos Magic pod, and few enough that the
@@ -42,6 +42,7 @@ def leave(ctx: Context, action: act.Leave) -> None:
         ctx.emit({"type": "player_left", "player": player.id})
         return
     ctx.require_playing()
+    ctx.require_no_choice()  # a spite in progress, say: leaving would leave it half done
     require(player.status is not Status.OUT, "you're already out of this game")
     knock_out(ctx, player.id, "left the game")
 
@@ -149,12 +150,18 @@ def _passed_over(ctx: Context, player_id: PlayerId, *, extra: bool) -> bool:
 
 def extra_turn(ctx: Context, action: act.ExtraTurn) -> None:
     ctx.require_playing()
-    change_order(ctx, "extra", ctx.player(action.player).id)
+    change_order(ctx, "extra", _still_in(ctx, action.player))
 
 
 def skip_turn(ctx: Context, action: act.SkipTurn) -> None:
     ctx.require_playing()
-    change_order(ctx, "skip", ctx.player(action.player).id)
+    change_order(ctx, "skip", _still_in(ctx, action.player))
+
+
+def _still_in(ctx: Context, player_id: PlayerId | None) -> PlayerId:
+    player = ctx.player(player_id)
+    require(player.status is not Status.OUT, f"{player.name} is out of the game: no more turns")
+    return player.id
 
 
 def reverse(ctx: Context, action: act.Reverse) -> None:
@@ -218,6 +225,11 @@ def back(ctx: Context, action: act.Back) -> None:
     ctx.require_playing()
     player = ctx.player(action.player or action.actor)
     require(player.status is Status.AWAY, f"{player.name} isn't away")
+    state = ctx.state
+    if state.current == player.id and state.active is None:
+        # Back in the turn they stepped away from: it is theirs again, its chaos roll still owed.
+        ctx.emit({"type": "player_back", "player": player.id, "active": True})
+        return
     ctx.emit({"type": "player_back", "player": player.id})
 
 
@@ -246,8 +258,12 @@ def end_effect(
 
 
 def knock_out(ctx: Context, player: PlayerId, reason: str) -> None:
-    """`player` is out of the game: their effects end; the last one standing wins."""
+    """`player` is out of the game: their effects and open offers end; the last one standing
+    wins."""
     ctx.emit({"type": "player_out", "player": player, "reason": reason})
+    for offer_id, offer in sorted(ctx.state.offers.items()):
+        if offer.player == player:
+            withdraw_offer(ctx, offer_id, f"{ctx.name(player)} is out of the game")
     for effect in list(ctx.state.effects.values()):
         if effect.owner == player:
             end_effect(ctx, effect.id, f"{ctx.name(player)} left the game")
