@@ -32,15 +32,18 @@ _DOES = ("link", "roll", "card", "global")
 # A mandatory roll: "Roll on [a]", "Go to [a]", "Roll twice on [a], then on [b], and once on [c]".
 _COUNT = r"(?:once|twice|thrice|(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+times)"
 _PART = rf"(?:({_COUNT})\s+)?on\s+\[([^\[\]\n]{{1,60}})\](?:\s+again)?"
+_MORE = rf"(?:({_COUNT})\s+)?(?:on\s+)?\[([^\[\]\n]{{1,60}})\](?:\s+again)?"  # "..., [b]"
 _SEP = r"(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+)"
 _MANDATORY = re.compile(
-    rf"(?:then,?\s+)?(?:roll\s+(?P<first>{_PART}(?:{_SEP}{_PART})*)"
+    rf"(?:then,?\s+)?(?:roll\s+(?P<first>{_PART}(?:{_SEP}{_MORE})*)"
     r"|go\s+to\s+\[(?P<goto>[^\[\]\n]{1,60})\])\s*[.!]?",
     re.IGNORECASE,
 )
-_ONE_PART = re.compile(_PART, re.IGNORECASE)  # groups: the count, the name
+_ONE_PART = re.compile(_MORE, re.IGNORECASE)  # groups: the count, the name
 _WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 _WORDS |= {"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# "Chaos Lists A through F", naming chaos lists without brackets.
+_SPAN = re.compile(r"\bchaos lists ([a-f]) through ([a-f])\b", re.IGNORECASE)
 # The next chaos roll sent to a chaos list, as the `next_list` modifier does.
 _NEXT = re.compile(
     r"(?:then,?\s+)?the next time a player would roll chaos, they roll on \[(list[a-f])\] instead"
@@ -82,7 +85,7 @@ def name_lists(
     seen: set[str] = {linked} if isinstance(linked, str) else set()
     offers: list[object] = []
     rolls: list[tuple[str, int]] = []  # the rolls the result demands, in order
-    sentences = [s.strip() for s in _SENTENCES.split(text)]
+    sentences = [_span(s.strip(), targets) for s in _SENTENCES.split(text)]
     for number, sentence in enumerate(sentences):
         lists = [t.id for t in _targets(sentence, where, targets, named)]
         lists = list(dict.fromkeys(lists))
@@ -118,6 +121,19 @@ def name_lists(
             )
         body["offers"] = offers[:MAX_OFFERS]
         named.offers += 1
+
+
+def _span(sentence: str, targets: Mapping[str, Target]) -> str:
+    """The sentence with "Chaos Lists A through F" written as ``[listA], ..., [listF]``."""
+
+    def names(match: re.Match[str]) -> str:
+        low, high = (ord(letter.casefold()) for letter in match.groups())
+        shorts = [f"list{chr(c).upper()}" for c in range(low, high + 1)]
+        if not shorts or any(_find(short, targets) is None for short in shorts):
+            return match[0]
+        return ", ".join(f"[{short}]" for short in shorts)
+
+    return _SPAN.sub(names, sentence)
 
 
 def _unconditional(sentences: list[str], number: int) -> bool:

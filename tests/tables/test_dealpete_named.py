@@ -82,6 +82,8 @@ def test_a_result_that_does_something_else_offers_instead_of_linking() -> None:
     escape, linked = entries("vortex.yaml")[1], entries("vortex.yaml")[2]
     assert escape["offers"] == [{"one_of": ["a", "global"]}]  # "your choice of [a] or [b]"
     assert (linked["link"], linked["offers"]) == ("a", ["extreme"])  # a {list:} roll keeps its link
+    span = entries("vortex.yaml")[3]  # Roll on [x], Chaos Lists A through B, and then [y].
+    assert span["roll"] == {"each": ["extreme", "a", "b", "global"]}
     again = entries("extreme.yaml")[2]  # Roll on [extreme] again, then on [vortex].
     assert (again["roll"], again.get("offers")) == ({"each": ["extreme", "vortex"]}, None)
 
@@ -90,7 +92,7 @@ def test_the_sample_counts_and_warnings() -> None:
     conversion = convert_dealpete(NAMED.read_text(encoding="utf-8"), "named.yaml")
     named = conversion.named
     counts = (named.links, named.times, named.each, named.next_list, named.offers, named.unknown)
-    assert (len(named.results), *counts) == (25, 4, 3, 3, 1, 15, 1)
+    assert (len(named.results), *counts) == (26, 4, 3, 4, 1, 15, 1)
     assert conversion.warnings[0] == (
         "listA: rolls[9] names [planeswalker], which is not a list in this file; it stays in"
         " the text only"
