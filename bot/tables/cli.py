@@ -131,8 +131,9 @@ def run_import(args: argparse.Namespace) -> int:
     named = conversion.named
     if named.results:
         print(
-            f"{len(named.results)} results name other lists in their text: {named.links} became"
-            f" links (rolled at once), {named.offers} offer rolls"
+            f"{len(named.results)} results name other lists in their text: rolled at once,"
+            f" {named.links} as links, {named.times} as {{times: N}} and {named.each} as"
+            f" {{each: [...]}}; {named.offers} offer rolls"
         )
     for problem in result.problems:
         print(problem)

@@ -1,4 +1,4 @@
-"""Importing Deal's results that name other lists: links when unconditional, offers otherwise."""
+"""Importing Deal's results that name other lists: rolled when mandatory, offered otherwise."""
 
 from __future__ import annotations
 
@@ -42,18 +42,57 @@ def test_each_phrasing_of_list_a(at: int, link: str | None, offers: list[object]
     assert "[" in entry["text"]  # the text stays as written: players read the conditions
 
 
+@pytest.mark.parametrize(
+    ("at", "does", "offers"),
+    [
+        (1, {"roll": {"times": 2, "list": "extreme"}}, None),  # Roll twice on [x].
+        (2, {"roll": {"times": 3, "list": "acquisition"}}, None),  # Roll thrice on [x].
+        (3, {"roll": {"times": 5, "list": "mild-creature"}}, None),  # Roll five times on [x].
+        # Roll on [x], then on [y], then on [z].
+        (4, {"roll": {"each": ["acquisition", "mild-creature", "a"]}}, None),
+        # Roll twice on [x], twice on [y], and once on [z]. Then the next time ... [listA] instead.
+        (
+            5,
+            {
+                "roll": {"each": ["mild-creature"] * 2 + ["strong-creature"] * 2 + ["acquisition"]},
+                "next_list": "a",
+            },
+            None,
+        ),
+        (6, {"link": "vortex"}, None),  # Roll on [x]. Each player draws two cards.
+        (7, {}, ["acquisition"]),  # Each player rolls on [x]: another player's roll
+        (8, {}, ["strong-creature"]),  # All players roll on [x].
+        (9, {}, ["mild-creature"]),  # ... then that player rolls on [x].
+        (10, {}, ["extreme"]),  # At the beginning of your upkeep, roll twice on [x].
+        (11, {}, ["vortex"]),  # Roll on [x]. Do this only if ...: the later sentence restricts it
+        (12, {}, ["extreme"]),  # {2}, {T}: Roll twice on [x].: an ability
+    ],
+)
+def test_each_phrasing_of_list_b(
+    at: int, does: dict[str, object], offers: list[object] | None
+) -> None:
+    entry = entries("b.yaml")[at]
+    keys = ("link", "roll", "next_list")
+    assert ({k: entry[k] for k in keys if k in entry}, entry.get("offers")) == (does, offers)
+    assert "[" in entry["text"]
+
+
 def test_a_result_that_does_something_else_offers_instead_of_linking() -> None:
     assert entries("global.yaml")[1]["offers"] == ["vortex"]  # a Global can't also be a link
     escape, linked = entries("vortex.yaml")[1], entries("vortex.yaml")[2]
     assert escape["offers"] == [{"one_of": ["a", "global"]}]  # "your choice of [a] or [b]"
     assert (linked["link"], linked["offers"]) == ("a", ["extreme"])  # a {list:} roll keeps its link
-    assert entries("extreme.yaml")[2]["offers"] == ["extreme", "vortex"]
+    span = entries("vortex.yaml")[3]  # Roll on [x], Chaos Lists A through B, and then [y].
+    assert span["roll"] == {"each": ["extreme", "a", "b", "global"]}
+    again = entries("extreme.yaml")[2]  # Roll on [extreme] again, then on [vortex].
+    assert (again["roll"], again.get("offers")) == ({"each": ["extreme", "vortex"]}, None)
 
 
 def test_the_sample_counts_and_warnings() -> None:
     conversion = convert_dealpete(NAMED.read_text(encoding="utf-8"), "named.yaml")
     named = conversion.named
-    assert (len(named.results), named.links, named.offers, named.unknown) == (13, 3, 10, 1)
+    counts = (named.links, named.times, named.each, named.next_list, named.offers, named.unknown)
+    assert (len(named.results), *counts) == (26, 4, 3, 4, 1, 15, 1)
     assert conversion.warnings[0] == (
         "listA: rolls[9] names [planeswalker], which is not a list in this file; it stays in"
         " the text only"
@@ -68,6 +107,7 @@ def test_the_import_loads_and_its_offers_can_be_taken(tmp_path: Path) -> None:
         Offer(("extreme",)),
     )
     assert play(tmp_path, turns=6).state.turn == 7
+    assert ruleset.tables["b"].lookup(5).next_list == "a"
     for seed in range(40):
         game = play(tmp_path, turns=0, seed=seed)
         game.act(RollChaos(actor="ann"))
@@ -78,3 +118,28 @@ def test_the_import_loads_and_its_offers_can_be_taken(tmp_path: Path) -> None:
         assert [e["type"] for e in events if e["type"] == "offer_taken"] == ["offer_taken"]
         return
     raise AssertionError("no seed below 40 leaves an offer open")
+
+
+def test_demanded_rolls_are_rolled_at_once_in_order(tmp_path: Path) -> None:
+    write_conversion(convert_dealpete(NAMED.read_text(encoding="utf-8"), "named.yaml"), tmp_path)
+    expected = {
+        1: ["extreme"] * 2,
+        2: ["acquisition"] * 3,
+        3: ["mild-creature"] * 5,
+        4: ["acquisition", "mild-creature", "a"],
+        5: ["mild-creature"] * 2 + ["strong-creature"] * 2 + ["acquisition"],
+        6: ["vortex"],
+    }
+    seen: dict[int, list[str]] = {}
+    for seed in range(200):
+        game = play(tmp_path, turns=0, seed=seed)
+        rolls = [e for e in game.act(RollChaos(actor="ann", table="b")) if e["type"] == "roll"]
+        top = rolls[0]
+        children = [r["table"] for r in rolls if r["parent"] == top["id"]]
+        seen.setdefault(top["result"], children)
+        if top["result"] == 5:  # ... Then the next time a player would roll chaos, ... [listA]
+            assert game.state.forced_list == "a"
+        if all(at in seen for at in expected):
+            break
+    assert {at: seen[at] for at in expected} == expected
+    assert seen[7] == []  # "Each player rolls on [acquisition]" is offered, not rolled
