@@ -6,15 +6,24 @@ to the bot gets a sentence, loses nothing, and slows nobody else down.
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import logging
+import statistics
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.client.errors import APOLOGY
+from bot.tables.registry import find_ruleset
+from bot.uploadlimits import UploadLimits
 from tests.e2e.table import JSON, Table, is_ephemeral, text_of
+from tests.e2e.test_flood import answer_of
+from tests.engine import make_golden
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
+from tests.verify.test_verify import finished
 
 
 @aio
@@ -54,3 +63,106 @@ async def test_a_full_disk_during_play_tells_the_player_in_a_sentence(
         assert "can't grow" in caplog.text
         assert (await t.current()).version > version
         await db.execute("PRAGMA max_page_count = 1073741823")
+
+
+# -- /game verify flooded ----------------------------------------------------------------------
+
+VERIFIERS = 20
+PROBE_LIMIT = 1.0  # seconds: another channel's command must be answered within this
+FLOOD_TIMEOUT = 120.0
+
+
+def long_export(monkeypatch: pytest.MonkeyPatch, turns: int = 3000) -> bytes:
+    """The export of a long finished game of the bundled deck ruleset (thousands of turns),
+    gzip-compressed: a few hundred KB to upload, MBs and a second or two of replay to verify."""
+    monkeypatch.setitem(make_golden.RULESETS, "deck", lambda: find_ruleset("deck").ruleset)
+    game = finished("deck", turns=turns)
+    return gzip.compress(game.export().encode())
+
+
+def test_a_verify_flood_leaves_another_channel_answered_within_a_second(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = long_export(monkeypatch)
+    asyncio.run(asyncio.wait_for(_verify_flood(fake_discord, tmp_path, data), FLOOD_TIMEOUT + 30))
+
+
+async def _verify_flood(fake: FakeDiscord, tmp_path: Path, data: bytes) -> None:
+    lobby = fake.add_channel("lobby")
+    async with fake, Table.open(fake, tmp_path) as t:
+        users = [fake.add_user(f"verifier{n}") for n in range(VERIFIERS)]
+        latencies: list[float] = []
+        flooding = True
+
+        async def probe() -> None:
+            while flooding:
+                due = time.perf_counter() + 0.05
+                await asyncio.sleep(0.05)
+                _, body = await fake.slash("roll dice", {"expr": "1d6"}, channel=lobby)
+                latencies.append(time.perf_counter() - due)
+                assert "1d6" in text_of(body)
+
+        async def member(user: JSON) -> list[JSON]:
+            """Each member sends the file again as soon as they are answered, three times."""
+            answers = []
+            for _ in range(3):
+                file = fake.attachment("game.jsonl.gz", data, content_type="application/gzip")
+                answers.append(await answer_of(t, "game verify", {"file": file}, user))
+            return answers
+
+        prober = asyncio.create_task(probe())
+        started = time.perf_counter()
+        answers = [a for each in await asyncio.gather(*map(member, users)) for a in each]
+        flood_time = time.perf_counter() - started
+        flooding = False
+        await prober
+
+        verified = [a for a in answers if "Verified" in text_of(a)]
+        print(
+            f"\n{len(answers)} verifies of {len(data) // 1024} KB ({len(verified)} verified)"
+            f" answered in {flood_time:.1f} s; probe /roll in another channel:"
+            f" {len(latencies)} answers, median {statistics.median(latencies) * 1000:.0f} ms,"
+            f" max {max(latencies) * 1000:.0f} ms"
+        )
+        for body in answers:  # each a verdict or a sentence, never the apology
+            assert APOLOGY not in text_of(body)
+            assert body in verified or is_ephemeral(body), text_of(body)
+        assert verified
+        assert max(latencies) < PROBE_LIMIT
+        assert len(latencies) >= 5
+
+
+@aio
+async def test_a_member_verifies_one_log_at_a_time_counted_with_their_table_checks(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a limit per member, two members sending slow logs again and again kept both of
+    the bot's verify slots busy: everyone else's /game verify was refused as busy."""
+    now = [1000.0]
+    data = long_export(monkeypatch, turns=300)
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        t.bot.upload_limits = UploadLimits(clock=lambda: now[0])
+
+        async def verify(user: JSON) -> JSON:
+            file = t.fake.attachment("game.jsonl.gz", data, content_type="application/gzip")
+            return await answer_of(t, "game verify", {"file": file}, user)
+
+        first, second = await asyncio.gather(verify(t.fake.player), verify(t.fake.player))
+        assert "Verified" in text_of(first)
+        assert is_ephemeral(second)
+        assert "Your last file is still being checked" in text_of(second)
+
+        house = (Path(__file__).resolve().parents[1] / "data" / "house.yaml").read_bytes()
+        table = {"file": t.fake.attachment("house.yaml", house)}
+        for _ in range(4):  # table checks and logs count together: ten in all
+            body = await answer_of(t, "table validate", table, t.fake.player)
+            assert "No problems" in text_of(body)
+            assert "Verified" in text_of(await verify(t.fake.player))
+        assert "No problems" in text_of(await answer_of(t, "table validate", table, t.fake.player))
+        body = await verify(t.fake.player)
+        assert is_ephemeral(body)
+        assert "You had 10 files checked in the last 10 minutes" in text_of(body)
+        assert "Verified" in text_of(await verify(t.fake.owner))  # one member's count is theirs
+
+        now[0] += 601
+        assert "Verified" in text_of(await verify(t.fake.player))
