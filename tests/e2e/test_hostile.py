@@ -20,7 +20,7 @@ from bot.tables.registry import find_ruleset
 from bot.uploadlimits import UploadLimits
 from tests.e2e.table import JSON, Table, is_ephemeral, text_of
 from tests.e2e.test_flood import answer_of
-from tests.engine import make_golden
+from tests.engine import rulesets
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
 from tests.verify.test_verify import finished
@@ -75,7 +75,7 @@ FLOOD_TIMEOUT = 120.0
 def long_export(monkeypatch: pytest.MonkeyPatch, turns: int = 3000) -> bytes:
     """The export of a long finished game of the bundled deck ruleset (thousands of turns),
     gzip-compressed: a few hundred KB to upload, MBs and a second or two of replay to verify."""
-    monkeypatch.setitem(make_golden.RULESETS, "deck", lambda: find_ruleset("deck").ruleset)
+    monkeypatch.setitem(rulesets.RULESETS, "deck", lambda: find_ruleset("deck").ruleset)
     game = finished("deck", turns=turns)
     return gzip.compress(game.export().encode())
 
