@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 import logging
+import re
 import statistics
 import time
 from pathlib import Path
@@ -18,8 +20,9 @@ import pytest
 from bot.client.errors import APOLOGY
 from bot.tables.registry import find_ruleset
 from bot.uploadlimits import UploadLimits
-from tests.e2e.table import JSON, Table, is_ephemeral, text_of
+from tests.e2e.table import JSON, Table, board_of, final_answer, is_ephemeral, text_of
 from tests.e2e.test_flood import answer_of
+from tests.e2e.test_resilience import sends_a_message
 from tests.engine import rulesets
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
@@ -166,3 +169,123 @@ async def test_a_member_verifies_one_log_at_a_time_counted_with_their_table_chec
 
         now[0] += 601
         assert "Verified" in text_of(await verify(t.fake.player))
+
+
+# -- hostile names: mentions, markdown, lengths ---------------------------------------------
+
+MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*\]\(https://evil")
+CODE_BLOCK = re.compile(r"```.*?```", re.S)
+PING = "@everyone @here <@&{role}> <@{user}> "
+LINK = "[free nitro](https://evil.example) "
+
+
+def hostile_text(length: int, role: str, user: str) -> str:
+    """`length` characters of pings, a masked link, markdown, a newline and zero-width
+    characters, as a hostile table author writes them."""
+    seed = PING.format(role=role, user=user) + LINK + "**# big** ||x|| `c` \n\u200b\u202e "
+    return (seed * (length // len(seed) + 1))[:length].strip() or "x"
+
+
+def hostile_chaos(role: str, user: str) -> bytes:
+    """A chaos table whose every name and text is as long as the format allows and hostile:
+    each result lasts, so the board lists them all."""
+    name = hostile_text(200, role, user).replace("\n", " ")
+    entries = []
+    for at, lasts in ((1, "permanent"), (2, "until_removed")):
+        entries.append(
+            {
+                "at": at,
+                "name": f"{at}{name}"[:200],
+                "text": hostile_text(2000, role, user),
+                "lasts": lasts,
+            }
+        )
+    table = {
+        "schema": 1,
+        "kind": "table",
+        "id": "chaos",
+        "name": name,
+        "revision": "1",
+        "dice": "d2",
+        "directions": hostile_text(2000, role, user),
+        "entries": entries,
+    }
+    return json.dumps(table).encode()  # JSON is YAML
+
+
+def hostile_world(role: str, user: str) -> bytes:
+    name = hostile_text(200, role, user).replace("\n", " ")
+    table = {
+        "schema": 1,
+        "kind": "table",
+        "id": "ewl",
+        "name": name,
+        "revision": "1",
+        "dice": "d2",
+        "entries": [
+            {"at": at, "name": f"{at}{name}"[:200], "text": hostile_text(2000, role, user)}
+            for at in (1, 2)
+        ],
+    }
+    return json.dumps(table).encode()
+
+
+@aio
+async def test_sixteen_hostile_players_at_a_hostile_table_ping_nobody_and_fit_discord(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Names made of pings, masked links and markdown, as long as Discord and the table format
+    allow, at a full table of 16: every message the bot sends fits Discord's limits (the fake
+    refuses what Discord would), pings nobody, and shows no link or markdown of theirs."""
+    fake = fake_discord
+    role = fake.referee_role_id
+    async with fake, Table.open(fake, tmp_path) as t:
+        for name, data in (
+            ("chaos.yaml", hostile_chaos(role, fake.owner["id"])),
+            ("ewl.yaml", hostile_world(role, fake.owner["id"])),
+        ):
+            file = fake.attachment(name, data)
+            body = await final_answer(t, "table import", {"file": file}, user=fake.owner)
+            assert "Table stored" in text_of(body), text_of(body)
+        names = ["@everyone", "@here", f"<@&{role}>", "[nitro](https://evil.example)"]
+        names += ["**bold** __u__", "||spoiler||", "# Heading", "> quote", "`code`"]
+        names += ["a\u200bb\u202ec", "line\nbreak", "x" * 32]
+        names += [f"{'@' * 30}{n}" for n in range(2)]
+        await t.slash("game start", {"ruleset": "classic", "tables": "chaos"}, user=fake.owner)
+        seated = [fake.owner, fake.player, *map(fake.add_user, names)]
+        assert len(seated) == 16
+        for user in seated[1:]:
+            assert not is_ephemeral(await t.slash("game join", user=user))
+        assert not is_ephemeral(await t.slash("game begin", user=fake.owner))
+        for _ in range(3):  # three rounds: every hostile effect lands on the board
+            for user in seated:
+                body = await t.slash("chaos roll", user=user)
+                assert not is_ephemeral(body), text_of(body)
+                body = await t.slash("turn next", user=user)
+                assert not is_ephemeral(body), text_of(body)
+        for command, options in (
+            ("game status", {}),
+            ("effects list", {}),
+            ("chaos log", {"count": 200}),
+            ("table show", {"table": "chaos"}),
+            ("table lookup", {"table": "chaos", "result": "1"}),
+        ):
+            body = await t.slash(command, options, user=fake.player)
+            assert APOLOGY not in text_of(body)
+        board = await board_of(t)
+        await t.settle()
+
+        assert not [c for c in fake.calls if c.status == 400], "Discord would refuse these"
+        sent = [c for c in fake.calls if sends_a_message(c)]
+        for call in sent:
+            data = call.json.get("data", call.json) if "type" in call.json else call.json
+            mentions = data.get("allowed_mentions")
+            assert mentions in (None, {"parse": []}), mentions
+            if mentions is None:  # an edit that keeps its text: embeds never ping
+                assert not data.get("content")
+            text = CODE_BLOCK.sub("", text_of({"data": data}))  # markdown shows as typed there
+            assert not MASKED_LINK.search(text), text  # shown as text, never as a link
+            assert "**bold**" not in text
+            assert "||spoiler||" not in text
+        shown = text_of({"data": board})
+        assert all(n in shown for n in ("[nitro]", "bold", "spoiler", "@everyone", "x" * 32))
