@@ -289,3 +289,71 @@ async def test_sixteen_hostile_players_at_a_hostile_table_ping_nobody_and_fit_di
             assert "||spoiler||" not in text
         shown = text_of({"data": board})
         assert all(n in shown for n in ("[nitro]", "bold", "spoiler", "@everyone", "x" * 32))
+
+
+# -- commands any member can flood ----------------------------------------------------------
+
+FLOODERS = 25
+
+
+@aio
+async def test_a_command_flood_is_each_answered_and_leaves_another_channel_fast(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Twenty-five members each sending the largest dice, the longest rules and card queries,
+    autocompletes and button presses at once: every one is answered (a result or a sentence,
+    never the apology), and a /roll in another channel stays under a second."""
+    fake = fake_discord
+    lobby = fake.add_channel("lobby")
+    async with fake, Table.open(fake, tmp_path) as t:
+        await t.game("classic", players=2, seed=5)
+        button = t.newest_with("Roll chaos")
+        users = [fake.add_user(f"flood{n}") for n in range(FLOODERS)]
+        longest = "x" * 100
+        dice = "+".join(["7d999"] * 14) + "+2d99"  # 100 dice in 100 characters
+        latencies: list[float] = []
+        flooding = True
+
+        async def probe() -> None:
+            while flooding:
+                due = time.perf_counter() + 0.05
+                await asyncio.sleep(0.05)
+                _, body = await fake.slash("roll dice", {"expr": "1d6"}, channel=lobby)
+                latencies.append(time.perf_counter() - due)
+                assert "1d6" in text_of(body)
+
+        async def member(user: JSON) -> list[JSON]:
+            answers = [
+                await t.slash("roll dice", {"expr": dice}, user=user),
+                await t.slash("roll dice", {"expr": "1000d1000"}, user=user),
+                await t.slash("rules", {"topic": longest}, user=user),
+                await t.slash("card", {"name": longest}, user=user),
+                await t.slash("table lookup", {"table": longest[:60], "result": longest}, user=user),
+                await t.press("Roll chaos", user=user, message=button),
+            ]
+            for path, options, focused in (
+                ("rules", {"topic": longest}, "topic"),
+                ("table lookup", {"table": "chaos", "result": longest}, "result"),
+                ("chaos roll", {"list": longest[:60]}, "list"),
+            ):
+                _, body = await fake.autocomplete(path, options, focused=focused, user=user)
+                answers.append(body)
+            return answers
+
+        prober = asyncio.create_task(probe())
+        answers: list[JSON] = []
+        for _ in range(3):
+            answers += [a for each in await asyncio.gather(*map(member, users)) for a in each]
+        flooding = False
+        await prober
+        print(
+            f"\n{len(answers)} flood commands; probe /roll in another channel: {len(latencies)}"
+            f" answers, median {statistics.median(latencies) * 1000:.0f} ms,"
+            f" max {max(latencies) * 1000:.0f} ms"
+        )
+        for body in answers:
+            assert body["type"] in (4, 8), body  # answered at once, or choices
+            assert APOLOGY not in text_of(body)
+        assert not [c for c in fake.calls if c.status == 400]
+        assert max(latencies) < PROBE_LIMIT
+        assert (await t.current()).version == 3  # nobody but the active player rolled
