@@ -38,8 +38,9 @@ async def verify_upload(
         )
 
     async def check() -> Verdict:
-        data = await file.read()
-        return await verifier.verify(data, expected=commitment)
+        async with verifier.slot():  # before the download: a busy bot holds no one's file
+            data = await file.read()
+            return await verifier.verify_in_slot(data, expected=commitment)
 
     try:
         with limits.hold(str(interaction.user.id)):
