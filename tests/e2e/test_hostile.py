@@ -362,3 +362,29 @@ async def test_a_command_flood_is_each_answered_and_leaves_another_channel_fast(
         assert not [c for c in fake.calls if c.status == 400]
         assert max(latencies) < PROBE_LIMIT
         assert (await t.current()).version == 3  # nobody but the active player rolled
+
+
+@aio
+async def test_hostile_logs_for_verify_each_get_a_private_sentence(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A gzip bomb, JSON nested past Python's recursion limit, one 8 MB line of JSON, and a
+    file too big to download: each a private sentence, never the apology."""
+    bomb = gzip.compress(b" " * (64 * 2**20))  # 64 MB of spaces in about 64 KB
+    deep = b"[" * 200_000 + b"]" * 200_000 + b"\n"
+    wide = b'{"type":"x","a":[' + b",".join([b"{}"] * 2_700_000) + b"]}\n"  # under 8 MB
+    huge = b" " * (8 * 2**20 + 1)
+    said = {
+        "bomb.jsonl.gz": (bomb, "larger than 8 MB"),
+        "deep.jsonl": (deep, "Line 1 isn't a JSON object"),
+        "wide.jsonl.gz": (gzip.compress(wide), "doesn't begin with the start of a game"),
+        "huge.jsonl": (huge, "a game's log is at most 8 MB"),
+    }
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        for name, (data, words) in said.items():
+            file = t.fake.attachment(name, data, content_type="application/octet-stream")
+            body = await answer_of(t, "game verify", {"file": file}, t.fake.player)
+            assert is_ephemeral(body), text_of(body)
+            assert words in text_of(body), text_of(body)
+        downloads = t.fake.calls_to("GET /attachments/*")
+        assert len(downloads) == 3  # the one too big was refused by its size, unread
