@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dotenv import find_dotenv, load_dotenv
 
 from bot import __version__
+from bot.arguments import whole
 from bot.config import Settings
 from bot.console import add_play_parser, run_play
 from bot.engine.errors import ChaosError
@@ -45,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Publish the slash commands everywhere (Discord may take up to an hour to"
         " show them), or to one server at once with --guild. Needs DISCORD_TOKEN.",
     )
-    sync.add_argument("--guild", type=int, metavar="ID", help="only this server, at once")
+    sync.add_argument("--guild", type=whole(1), metavar="ID", help="only this server, at once")
     sync.set_defaults(func=run_sync)
     return parser
 

@@ -14,11 +14,28 @@ class ConfigError(ChaosError):
 
 
 class StoreError(ChaosError):
-    """The database can't be used: a file that isn't one, or one from a newer version."""
+    """The database can't be used: a file that isn't one, or one from a newer version.
+
+    Its message is for whoever hosts the bot (it names the file and what to do about it).
+    `players` is what a player on Discord reads instead: what happened to their action, with
+    no path or advice that only the host can act on.
+    """
+
+    PLAYERS = (
+        "The bot's database can't be used right now, so that wasn't saved; whoever runs the bot"
+        " has been told. Try again later."
+    )
+
+    def __init__(self, message: str, *, players: str | None = None) -> None:
+        super().__init__(message)
+        self.players = players or self.PLAYERS
 
 
 class ConflictError(StoreError):
     """The game changed in the database since it was loaded (another process, or it expired)."""
+
+    def __init__(self, message: str, *, players: str | None = None) -> None:
+        super().__init__(message, players=players or message)
 
 
 class NoGameError(ChaosError):

@@ -1,9 +1,11 @@
-"""How often one member may have a table file checked: one at a time, and a few in a while.
+"""How often one member may have a file checked: one at a time, and a few in a while.
 
-``/table validate`` is open to every member (checking a file changes nothing), and each check
-costs a worker process seconds of work (:mod:`bot.workers`). So a member may have one file
-checked at a time, and :data:`PER_WINDOW` in any :data:`WINDOW` seconds; uploads
-(``/table import``, which also needs Manage Server) count the same way.
+``/table validate`` and ``/game verify`` are open to every member (checking a file changes
+nothing), and each check costs seconds of work: a worker process's for a table file
+(:mod:`bot.workers`), a worker thread's replay for a game's log (:mod:`bot.verify.running`).
+So a member may have one file checked at a time, and :data:`PER_WINDOW` in any :data:`WINDOW`
+seconds, table files and logs counted together; uploads (``/table import``, which also needs
+Manage Server) count the same way.
 """
 
 from __future__ import annotations

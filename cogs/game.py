@@ -135,7 +135,9 @@ class GameCog(commands.GroupCog, group_name="game"):
         file: discord.Attachment,
         commitment: app_commands.Range[str, 8, 64] | None = None,
     ) -> None:
-        await verify_upload(interaction, self.bot.verifier, file, commitment)
+        await verify_upload(
+            interaction, self.bot.verifier, self.bot.upload_limits, file, commitment
+        )
 
 
 async def setup(bot: ChaosBot) -> None:

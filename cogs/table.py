@@ -13,6 +13,7 @@ from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import guild_key, reply
 from bot.client.permissions import require_manager
+from bot.client.wording import plain
 from bot.commands.tables import find_table, table_list, table_lookup, table_show
 from bot.engine.errors import ChaosError
 from bot.tables import TableProblems
@@ -28,7 +29,7 @@ class UploadError(ChaosError):
 
 
 def _summary(checked: CheckedUpload) -> str:
-    return f"**{checked.title}** (`{checked.id}`): {checked.what}"
+    return f"**{plain(checked.title)}** (`{checked.id}`): {checked.what}"
 
 
 def _check_attachment(file: discord.Attachment) -> None:
@@ -94,7 +95,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         await reply(
             interaction,
             "Every result is in the file." if file else None,
-            embeds=text_embeds(title, body),
+            embeds=text_embeds(plain(title), plain(body)),  # an upload's text is a stranger's
             file=file,
             ephemeral=True,
         )
@@ -108,7 +109,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         ruleset, _ = await choices.game_ruleset(interaction)
         text = table_lookup(ruleset, table, result)
         title, _, body = text.partition("\n")
-        await reply(interaction, embeds=text_embeds(title, body or title))
+        await reply(interaction, embeds=text_embeds(plain(title), plain(body or title)))
 
     @app_commands.command(
         name="import", description="Upload a table or deck file for this server (Manage Server)"

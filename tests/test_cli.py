@@ -27,6 +27,15 @@ def test_unknown_option_is_a_usage_error_not_a_traceback() -> None:
     assert "usage:" in result.stderr
 
 
+def test_numbers_are_written_with_the_digits_0_to_9() -> None:
+    """argparse's `type=int` took `--seed ٣` as 3 and `sync --guild ٣` as server 3."""
+    for args in (("play", "--seed", "٣"), ("sync", "--guild", "١٢")):
+        result = run_cli(*args)
+        assert result.returncode == 2
+        assert "Traceback" not in result.stderr
+        assert "expected a whole number written with the digits 0 to 9" in result.stderr
+
+
 def test_output_cut_short_by_the_reader_is_not_an_error() -> None:
     """`chaos-referee ... | head` closes the pipe early; that's not a bug to report."""
     with subprocess.Popen(

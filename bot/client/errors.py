@@ -1,8 +1,11 @@
 """The one place where a failed command or button becomes words for the person who used it.
 
 Our errors (:class:`~bot.engine.errors.ChaosError`) carry a sentence meant for players: it is
-shown as it is, to them only. Anything else is our bug: it is logged with its traceback, and the
-player gets a short apology (the game is safe: an action is saved whole or not at all).
+shown as it is, to them only. A database that can't be used (locked, read-only, a full disk) is
+the host's to fix: the log gets the store's sentence for the host (no traceback: it isn't a
+bug), the player the store's sentence for players. Anything else is our bug: it is logged with
+its traceback, and the player gets a short apology (the game is safe: an action is saved whole
+or not at all).
 """
 
 from __future__ import annotations
@@ -29,14 +32,20 @@ MAX_MESSAGE = 1900  # Discord allows 2000 characters in a message
 
 def words_for(error: BaseException) -> str | None:
     """What to tell the player about `error`; None when it is our bug."""
-    original = error.__cause__ if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(original, StoreError) and not isinstance(original, ConflictError):
-        return None  # the database, not the player: for whoever hosts the bot, in the log
+    original = _original(error)
+    if isinstance(original, StoreError):
+        return _fit(original.players)  # the host's sentence is for the log (see report)
     if isinstance(original, ChaosError):
         return _fit(slashed(str(original)))
     if isinstance(error, app_commands.CheckFailure):
         return _fit(str(error) or "You can't use that here.")
     return None
+
+
+def _original(error: BaseException) -> BaseException:
+    if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
+        return error.__cause__
+    return error
 
 
 def _fit(text: str) -> str:
@@ -56,15 +65,21 @@ def _fit(text: str) -> str:
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the player what went wrong, privately; log what isn't theirs to fix."""
     message = words_for(error)
+    original = _original(error)
+    if isinstance(original, StoreError) and not isinstance(original, ConflictError):
+        log.error("the database failed in %s: %s", _where(interaction), original)
     if message is None:
         original = getattr(error, "original", error)
         if isinstance(original, discord.NotFound) and original.code == 10062:
             log.warning("an interaction expired before we answered it (%s)", interaction.id)
             return
-        command = interaction.command.qualified_name if interaction.command else "a component"
-        log.error("internal error in %s", command, exc_info=original)
+        log.error("internal error in %s", _where(interaction), exc_info=original)
         message = APOLOGY
     try:
         await reply(interaction, message, ephemeral=True)
     except discord.HTTPException as failed:
         log.warning("couldn't tell the player about an error: %s", failed)
+
+
+def _where(interaction: discord.Interaction[Any]) -> str:
+    return interaction.command.qualified_name if interaction.command else "a component"

@@ -4,13 +4,18 @@ The renderer and the engine name commands as the console types them (`` `chaos r
 `` `game join NAME` ``); on Discord the same hints are slash commands (`` `/chaos roll` ``,
 `` `/game join` ``: the name is the member's own there). Table and player text is escaped so a
 ``*`` or ``_`` in it prints as itself; the command hints are then put back as code.
+
+The escaping is our own: discord.py's ``escape_markdown`` treats everything from a line's first
+``[`` to its last ``)`` as one masked link and escapes only its first bracket, so a name with
+two masked links (or bold, spoilers) between them still rendered as a link to a stranger's
+site. Here every markdown character is escaped on its own (Discord hides the backslash before
+punctuation; a masked link is broken at its ``](``), except inside plain URLs, which must stay
+clickable as they are.
 """
 
 from __future__ import annotations
 
 import re
-
-from discord.utils import escape_markdown
 
 from bot.commands import SPECS
 
@@ -36,7 +41,37 @@ def slashed(text: str) -> str:
 
 def plain(text: str) -> str:
     """Text that came from tables, players or the renderer, safe to show as markdown."""
-    return slashed(escape_markdown(text))
+    return slashed(escape(text))
+
+
+# A URL as Discord links it: <scheme:…> or http(s)://… (trailing punctuation not included).
+_URL = re.compile(r"<[^: >]+:/[^ >]+>|https?://[^\s<]+[^<.,:;\"')\]\s]")
+# Markdown anywhere (a masked link is its "](": brackets alone, as in dice faces "[3, 5]", are
+# left as they are), and the line-start marks (quote, heading, list, subtext).
+_MARK = re.compile(r"[\\*_~|`]|(?<=\])\(|^([ \t]*)([>#-]|\d+\.)", re.M)
+
+
+def escape(text: str) -> str:
+    """`text` with every markdown character escaped, so Discord shows it as typed."""
+    parts: list[str] = []
+    at = 0
+    for url in _URL.finditer(text):
+        parts += [_escape(text[at : url.start()]), url.group()]
+        at = url.end()
+    parts.append(_escape(text[at:]))
+    return "".join(parts)
+
+
+def _escape(text: str) -> str:
+    return _MARK.sub(_escaped, text)
+
+
+def _escaped(mark: re.Match[str]) -> str:
+    if not mark[2]:
+        return f"\\{mark[0]}"
+    if mark[2].endswith("."):  # "1. ": the dot makes the list (a backslash before 1 would show)
+        return f"{mark[1]}{mark[2][:-1]}\\."
+    return f"{mark[1]}\\{mark[2]}"
 
 
 def _slash(match: re.Match[str]) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from bot.arguments import whole
 from bot.config import Settings
 from bot.console.output import JsonOutput, Output, TextOutput
 from bot.console.session import Console, Options, parse_players
@@ -42,7 +43,7 @@ def add_play_parser(commands: SubParsers) -> None:
         " The game is saved as you go; the same --game resumes it.",
     )
     parser.add_argument("--ruleset", default="classic", metavar="R", help="classic, lists or deck")
-    parser.add_argument("--seed", type=int, metavar="S", help="make every roll repeatable")
+    parser.add_argument("--seed", type=whole(), metavar="S", help="make every roll repeatable")
     parser.add_argument(
         "--players", metavar="A,B,C", help="start a game for these players (the first hosts)"
     )

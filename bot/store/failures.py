@@ -38,17 +38,23 @@ def explain(error: sqlite3.Error, path: Path) -> StoreError | None:
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return StoreError(
             f"the database {path} is locked by another program (waited {BUSY_SECONDS} seconds):"
-            " another bot or console using the same file, or a backup. Try again when it is done."
+            " another bot or console using the same file, or a backup. Try again when it is done.",
+            players="The bot's database is busy with another program, so that wasn't saved."
+            " Try again in a minute.",
         )
     if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM):
         return StoreError(
             f"the database {path} is read-only: the bot must be able to write to the file and"
-            " to its folder (check their permissions, and that the disk isn't read-only)."
+            " to its folder (check their permissions, and that the disk isn't read-only).",
+            players="The bot can't write to its database right now, so that wasn't saved;"
+            " whoever runs the bot has been told. Try again later.",
         )
     if primary == sqlite3.SQLITE_FULL:
         return StoreError(
             f"the database {path} can't grow: the disk is full (or the database has reached its"
-            " size limit). The last action wasn't saved; free some space and try again."
+            " size limit). The last action wasn't saved; free some space and try again.",
+            players="The bot's disk is full, so that wasn't saved; whoever runs the bot has been"
+            " told. Try again later.",
         )
     if primary == sqlite3.SQLITE_CANTOPEN:
         return StoreError(
@@ -61,7 +67,10 @@ def explain(error: sqlite3.Error, path: Path) -> StoreError | None:
             " disk, then try again."
         )
     if primary == sqlite3.SQLITE_NOMEM:
-        return StoreError("the database ran out of memory; try again, or restart the bot.")
+        return StoreError(
+            "the database ran out of memory; try again, or restart the bot.",
+            players="The bot ran short of memory, so that wasn't saved. Try again in a minute.",
+        )
     return None
 
 

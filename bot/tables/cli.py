@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeAlias
 
+from bot.arguments import whole
 from bot.engine.errors import TableError
 from bot.tables.check import check_paths
-from bot.tables.dealpete import convert_dealpete, write_conversion
+from bot.tables.dealpete import MAX_INPUT_BYTES, convert_dealpete, write_conversion
 from bot.tables.describe import render_deck, render_table
 from bot.tables.files import load_file
 from bot.tables.folders import LoadedRuleset, load_ruleset
@@ -24,6 +25,7 @@ from bot.tables.problems import UnknownRulesetError
 from bot.tables.registry import RULESET_FILE, load_bundled
 from bot.tables.report import render_report
 from bot.tables.simulate import simulate
+from bot.tables.yamlnodes import read_regular
 
 # The same codes as bot.cli (which imports this module, so it can't be imported from here).
 EXIT_OK = 0
@@ -77,9 +79,9 @@ def _simulate_command(sub: SubParsers) -> None:
         " depth, budget exhaustions, turns on each list and deck reshuffles.",
     )
     parser.add_argument("ruleset", metavar="RULESET", help="a ruleset id, or its folder")
-    parser.add_argument("--turns", type=_count(1, 100_000), default=100, metavar="N")
-    parser.add_argument("--seed", type=int, default=1, metavar="S")
-    parser.add_argument("--players", type=_count(1, 12), default=4, metavar="P")
+    parser.add_argument("--turns", type=whole(1, 100_000), default=100, metavar="N")
+    parser.add_argument("--seed", type=whole(), default=1, metavar="S")
+    parser.add_argument("--players", type=whole(1, 12), default=4, metavar="P")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--path", type=Path, metavar="DIR", help="tables folder to use instead")
     parser.set_defaults(func=run_simulate)
@@ -115,10 +117,13 @@ COMMANDS: tuple[Callable[[SubParsers], None], ...] = (
 
 def run_import(args: argparse.Namespace) -> int:
     """Convert, report every warning, write the folder, then check it like any other."""
+    data = read_regular(args.file, str(args.file), MAX_INPUT_BYTES)
+    if len(data) > MAX_INPUT_BYTES:
+        raise TableError(f"{args.file}: the file is over {MAX_INPUT_BYTES:,} bytes")
     try:
-        text = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise TableError(f"{args.file}: can't read it ({error})") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise TableError(f"{args.file}: can't read it: it isn't UTF-8 text ({error})") from None
     conversion = convert_dealpete(text, args.file.name)
     for warning in conversion.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -139,19 +144,6 @@ def run_import(args: argparse.Namespace) -> int:
         print(problem)
     print(result.summary())
     return EXIT_PROBLEMS if result.problems else EXIT_OK
-
-
-def _count(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected {low} to {high}, got {value}")
-        return value
-
-    return parse
 
 
 def run_check(args: argparse.Namespace) -> int:

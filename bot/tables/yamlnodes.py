@@ -73,17 +73,27 @@ class Document:
 
 
 def read_document(path: Path, name: str | None = None) -> Document:
-    """Read and parse one file; `name` is how messages call it (the path by default).
-
-    Only a regular file is read, and no more of it than a table file may have: a named pipe
-    would wait for a writer forever, and a device such as /dev/zero never ends.
-    """
+    """Read and parse one file; `name` is how messages call it (the path by default)."""
     shown = name or str(path)
+    data = read_regular(path, shown, MAX_FILE_BYTES)
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(shown, max(len(data), path.stat().st_size))
+    return parse_document(data, shown)
+
+
+def read_regular(path: Path, shown: str, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a regular file (one more, so a caller sees it is too big);
+    TableFileError naming `shown` for anything else.
+
+    Only a regular file is read: a named pipe would wait for a writer forever, and a device
+    such as /dev/zero never ends.
+    """
     try:
         # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise TableFileError(shown, 1, "", f"can't read this file: {error.strerror}") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        reason = getattr(error, "strerror", None) or "not a path"
+        raise TableFileError(shown, 1, "", f"can't read this file: {reason}") from None
     with os.fdopen(fd, "rb") as file:
         try:
             mode = os.fstat(fd).st_mode
@@ -91,12 +101,9 @@ def read_document(path: Path, name: str | None = None) -> Document:
                 raise TableFileError(
                     shown, 1, "", f"can't read this file: it is {_what_is(mode)}, not a file"
                 )
-            data = file.read(MAX_FILE_BYTES + 1)
+            return file.read(limit + 1)
         except OSError as error:
             raise TableFileError(shown, 1, "", f"can't read this file: {error.strerror}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise _too_big(shown, max(len(data), path.stat().st_size))
-    return parse_document(data, shown)
 
 
 def _what_is(mode: int) -> str:

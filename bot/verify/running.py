@@ -9,7 +9,9 @@ store when it played the game (a server's uploads included), else from the bundl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.engine.errors import ChaosError
@@ -44,19 +46,28 @@ class Verifier:
     async def verify(self, data: bytes, *, expected: str | None = None) -> Verdict:
         """The verdict on an export given as bytes; MismatchError, UnreadableLogError or
         BusyError (each a sentence) otherwise."""
-        if len(data) > MAX_BYTES and not data.startswith(b"\x1f\x8b"):
-            raise UnreadableLogError(f"That file is larger than {MAX_BYTES // 2**20} MB.")
+        async with self.slot():
+            return await self.verify_in_slot(data, expected=expected)
+
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """One of the :data:`AT_ONCE` places, or BusyError. Take it before downloading a file:
+        twenty members' 8 MB uploads must not all be in memory at once only to hear "busy"."""
         if self._running >= self.at_once:
             raise BusyError("Other logs are being checked right now; try again in a moment.")
         self._running += 1
         try:
-            events = await asyncio.to_thread(read_log, data)
-            ruleset = await self._ruleset(*tables_of(events))
-            return await asyncio.to_thread(
-                verify_events, events, lambda *_: ruleset, expected=expected
-            )
+            yield
         finally:
             self._running -= 1
+
+    async def verify_in_slot(self, data: bytes, *, expected: str | None = None) -> Verdict:
+        """:meth:`verify`, for a caller that holds a :meth:`slot`."""
+        if len(data) > MAX_BYTES and not data.startswith(b"\x1f\x8b"):
+            raise UnreadableLogError(f"That file is larger than {MAX_BYTES // 2**20} MB.")
+        events = await asyncio.to_thread(read_log, data)
+        ruleset = await self._ruleset(*tables_of(events))
+        return await asyncio.to_thread(verify_events, events, lambda *_: ruleset, expected=expected)
 
     async def verify_file(self, path: Path, *, expected: str | None = None) -> Verdict:
         """The same for a file (the console): a regular file, read up to the limit."""

@@ -21,6 +21,7 @@ from bot.client.embeds import (
     result_embeds,
     text_embeds,
 )
+from bot.client.wording import plain
 from bot.commands.reference import card_link
 from bot.engine import (
     Begin,
@@ -455,3 +456,16 @@ def played(names: tuple[str, ...], turns: int) -> Iterator[Game]:
                 yield game
             game.act(NextTurn(actor=game.state.current or "ann", referee=True, override=True))
             yield game
+
+
+def test_two_masked_links_in_one_name_are_both_broken() -> None:
+    """discord.py's escape_markdown escaped only the first bracket of a line's first masked link
+    and nothing up to its last ")": the second link, and bold between, still rendered."""
+    text = plain("[a](https://evil.example) **b** ||c|| [d](https://evil.example)")
+    assert "](" not in text
+    assert text == (r"[a]\(https://evil.example) \*\*b\*\* \|\|c\|\| [d]\(https://evil.example)")
+    assert plain("see https://x.example/a_b_c") == "see https://x.example/a_b_c"  # still a link
+    assert plain("# big\n> quote\n- item\n2. item\n-# small") == (
+        "\\# big\n\\> quote\n\\- item\n2\\. item\n\\-# small"
+    )
+    assert plain("d20×d10 [11, 7] = 117") == "d20×d10 [11, 7] = 117"

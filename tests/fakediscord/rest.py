@@ -5,10 +5,13 @@ Every handler reads the request body from ``request[CALL]`` (the recorder parsed
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiohttp import web
 
 from tests.fakediscord import payloads as p
 from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.limits import choice_problems, message_problems
 from tests.fakediscord.recorder import (
     API,
     CALL,
@@ -133,9 +136,12 @@ class Rest:
         if too_large is not None:
             return too_large
         body: JSON = call.json
-        w.callbacks[iid] = body
         kind = body["type"]
         data = body.get("data") or {}
+        too_long = _too_long(data, choice_problems if kind == 8 else message_problems)
+        if too_long is not None:
+            return too_long
+        w.callbacks[iid] = body
         message: JSON | None = None
         if kind in (4, 5):  # a message, or "thinking…" that an edit of @original completes
             message = w.store_message(
@@ -177,7 +183,7 @@ class Rest:
         if payload["id"] not in w.callbacks:
             return error(404, 10015, "Unknown Webhook")  # no followup before the first answer
         call = request[CALL]
-        too_large = _too_large(call.files)
+        too_large = _too_large(call.files) or _too_long(call.json or {})
         if too_large is not None:
             return too_large
         # After a deferred answer ("thinking…"), Discord's first followup completes that
@@ -209,7 +215,7 @@ class Rest:
         if cid not in self.world.channels:
             return error(404, 10003, "Unknown Channel")
         call = request[CALL]
-        too_large = _too_large(call.files)
+        too_large = _too_large(call.files) or _too_long(call.json or {})
         if too_large is not None:
             return too_large
         return json_response(self.world.store_message(cid, call.json or {}, files=call.files))
@@ -233,11 +239,21 @@ class Rest:
             return web.Response(status=204)
         if request.method == "PATCH":
             call = request[CALL]
-            too_large = _too_large(call.files)
+            too_large = _too_large(call.files) or _too_long(call.json or {})
             if too_large is not None:
                 return too_large
             self.world.edit_message(msg, call.json or {}, call.files)
         return json_response(msg)
+
+
+def _too_long(
+    data: JSON, problems_of: Callable[[JSON], list[str]] = message_problems
+) -> web.Response | None:
+    """Discord's answer to a message (or autocomplete answer) past its size limits."""
+    problems = problems_of(data)
+    if problems:
+        return error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+    return None
 
 
 def _too_large(files: list[UploadedFile]) -> web.Response | None:

@@ -390,3 +390,30 @@ async def test_wait_for_message_sees_a_later_edit(fake_discord: FakeDiscord) -> 
         assert message["edited_timestamp"] is not None
         with pytest.raises(TimeoutError):
             await fake.wait_for_message(lambda m: m["content"] == "never", timeout=0.05)
+
+
+# -- Discord's size limits ---------------------------------------------------------------------
+
+
+@aio
+async def test_messages_past_discords_limits_are_refused_as_discord_does(
+    fake_discord: FakeDiscord,
+) -> None:
+    fake = fake_discord
+    async with fake, running(FeatureBot(fake), fake) as bot:
+        channel = text_channel(bot, fake.channel_id)
+        fits = discord.Embed(title="t" * 256, description="d" * 4096)
+        fits.add_field(name="n" * 256, value="v" * 1024)
+        await channel.send("c" * 2000, embed=fits)
+        too_long: list[dict[str, Any]] = [
+            {"content": "c" * 2001},
+            {"embed": discord.Embed(description="d" * 4097)},
+            {"embed": discord.Embed(title="t" * 257)},
+            {"embed": discord.Embed().add_field(name="n", value="v" * 1025)},
+            {"embeds": [discord.Embed(description="d" * 4000)] * 2},  # 6,000 in all at most
+        ]
+        for kwargs in too_long:
+            with pytest.raises(discord.HTTPException) as refused:
+                await channel.send(**kwargs)
+            assert (refused.value.status, refused.value.code) == (400, 50035)
+        assert len(fake.channel_messages()) == 1

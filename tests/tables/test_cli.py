@@ -315,3 +315,34 @@ def test_check_reads_regular_files_only(tmp_path: Path) -> None:
         f"{tmp_path / 'fifo.yaml'}:1: can't read this file: it is a named pipe (FIFO), not a file",
         f"{tmp_path / 'zero.yaml'}:1: can't read this file: it is a device, not a file",
     ]
+
+
+def test_import_reads_regular_files_only(tmp_path: Path) -> None:
+    """`tables import` on a FIFO waited for a writer forever; on /dev/zero it read until memory
+    ran out. Each is refused at once, and a file too large to be a list file is too."""
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "huge.yaml").write_bytes(b"# " + b"x" * (5 * 2**20))
+    said = {
+        "fifo.yaml": "it is a named pipe (FIFO), not a file",
+        "zero.yaml": "it is a device, not a file",
+        "huge.yaml": "the file is over 2,000,000 bytes",
+    }
+    for name, words in said.items():
+        result = tables("import", tmp_path / name, "--from", "dealpete", "-o", tmp_path / "out")
+        assert result.returncode != 0
+        assert_no_traceback(result)
+        assert words in result.stderr
+        assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("digits", ["٣", "①"])
+@pytest.mark.parametrize("option", ["--turns", "--players", "--seed"])
+def test_simulate_counts_are_written_with_the_digits_0_to_9(option: str, digits: str) -> None:
+    """`int()` reads ٣ as 3 (and ① not at all): a count in other digits is refused, saying so."""
+    result = tables("simulate", "classic", option, digits)
+    assert result.returncode == 2
+    assert_no_traceback(result)
+    assert f"expected a whole number written with the digits 0 to 9, got '{digits}'" in (
+        result.stderr
+    )
