@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import io
 import sys
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from bot.config import Settings
 from bot.console.output import JsonOutput, Output, TextOutput
 from bot.console.session import Console, Options, parse_players
 from bot.console.terminal import piped_lines, prompted_lines
+from bot.errors import StoreError
 from bot.service import GameService
 from bot.store import Store
 
@@ -129,7 +131,15 @@ def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
 
 async def _open(options: Options, out: Output) -> Console:
     """Open the database and the service, and resume or start the table's game."""
-    options.db.parent.mkdir(parents=True, exist_ok=True)
+    folder = options.db.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file in the way, no permission: the path is the user's
+        why = "a file of that name is in the way" if error.errno == errno.EEXIST else error.strerror
+        raise StoreError(
+            f"can't make the folder {folder} for the database ({why}): give --db or"
+            " CHAOS_DB_PATH a path in a folder the bot may write to."
+        ) from None
     store = await Store.open(options.db)
     console = Console(GameService(store), options, out)
     try:

@@ -20,6 +20,7 @@ Durability settings, chosen once for every connection:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -56,6 +57,28 @@ def dump_event(event: Event) -> str:
     return _ENCODER.encode(event)
 
 
+async def _connect(file: Path) -> aiosqlite.Connection:
+    """An aiosqlite connection to `file`, opened so that failing to open leaves nothing behind.
+
+    ``aiosqlite.connect`` opens the file on its worker thread; when that fails, it stops the
+    thread without waiting for it, and the thread later hands its last result to the event
+    loop, which may be closed by then ("Event loop is closed" in that thread: the warning the
+    test suite used to show now and then). So the file is opened first on a thread of the
+    loop's executor, which asyncio waits for, and only an open connection is handed to
+    aiosqlite's thread, which alone uses it from then on (hence ``check_same_thread=False``).
+    """
+    # Legacy transaction mode: a write outside a transaction begins one (IMMEDIATE) by itself;
+    # see Database._write. Reads and DDL never begin one implicitly.
+    native = await asyncio.to_thread(
+        sqlite3.connect, file, isolation_level="IMMEDIATE", check_same_thread=False
+    )
+    try:
+        return await aiosqlite.Connection(lambda: native, iter_chunk_size=64)
+    except BaseException:
+        native.close()
+        raise
+
+
 class Store(GuildStore, BoardStore):
     """Persistence for games, guild settings and guild tables (SQL lives only in this package).
 
@@ -71,9 +94,7 @@ class Store(GuildStore, BoardStore):
         """Open (or create) the database at `path` and run any migrations it lacks."""
         file = Path(path)
         try:
-            # Legacy transaction mode: a write outside a transaction begins one (IMMEDIATE)
-            # by itself; see Database._write. Reads and DDL never begin one implicitly.
-            db = await aiosqlite.connect(file, isolation_level="IMMEDIATE")
+            db = await _connect(file)
         except sqlite3.Error as error:
             raise explain(error, file) or StoreError(
                 f"can't open the database {file}: {error}"

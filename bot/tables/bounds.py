@@ -143,18 +143,28 @@ def _levels(ruleset: Ruleset, costs: Mapping[TableId, list[Cost]]) -> list[dict[
     """For each depth from 0 to the budget's, the worst totals of a roll made there on each
     list; rolls deeper than the budget's depth aren't made, so they count nothing."""
     depth = ruleset.budget.depth
+    # An entry that rolls on no list costs the same at every depth: each list's worst such
+    # entry is found once, and each depth goes through only the entries that roll on (few).
+    nothing: dict[TableId, Totals] = {}
+    leaves = {
+        t: _best([c for c in entries if not c.children], nothing) for t, entries in costs.items()
+    }
+    rolling = {t: [c for c in entries if c.children] for t, entries in costs.items()}
     below: dict[TableId, Totals] = dict.fromkeys(costs, (0, 0, 0))
     levels: list[dict[TableId, Totals]] = []
     for _ in range(depth + 1):
-        here = {table: _best(entries, below) for table, entries in costs.items()}
+        here = {table: _best(rolling[table], below, leaves[table]) for table in costs}
         levels.append(here)
         below = here
     levels.reverse()
     return levels
 
 
-def _best(entries: list[Cost], below: Mapping[TableId, Totals]) -> Totals:
-    rolls = dice = size = 0
+def _best(
+    entries: list[Cost], below: Mapping[TableId, Totals], start: Totals = (0, 0, 0)
+) -> Totals:
+    """The worst of `start` and each entry's totals, measure by measure."""
+    rolls, dice, size = start
     for cost in entries:
         r, d, b = _totals(cost, below)
         rolls, dice, size = max(rolls, r), max(dice, d), max(size, b)

@@ -35,7 +35,10 @@ SETTINGS = (
     "CHAOS_LOG_LEVEL",
     "CHAOS_IDLE_DAYS",
 )
-CONNECT_WITHIN = 5.0  # seconds from starting the process to its IDENTIFY
+# Seconds from starting the process to its first request or IDENTIFY: a bound on hanging, not
+# a speed goal (bench/discord_bench.py measures start to ready). A new Python importing
+# discord.py takes seconds of a loaded 2-core machine, so the bound is generous.
+CONNECT_WITHIN = 30.0
 STOP_WITHIN = 5.0
 
 

@@ -105,6 +105,18 @@ def test_a_read_only_database_says_so(tmp_path: Path) -> None:
     )
 
 
+def test_a_database_folder_that_cant_be_made_says_so(tmp_path: Path) -> None:
+    (tmp_path / "games").write_text("a file where the folder should be")
+    db = tmp_path / "games" / "games.db"
+    result = console(db, "game status\n")
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"chaos-referee: can't make the folder {db.parent} for the database (a file of that"
+        " name is in the way): give --db or CHAOS_DB_PATH a path in a folder the bot may write"
+        " to.\n"
+    )
+
+
 HOLD_LOCK = """
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], isolation_level=None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,24 @@ async def test_a_closed_store_says_so(tmp_path: Path) -> None:
 async def test_a_database_where_none_can_be_made_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="can't open the database"):
         await Store.open(tmp_path / "no such folder" / "db")
+
+
+def test_a_refused_database_leaves_no_thread_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed open used to leave aiosqlite's thread to call back into the event loop after
+    it had closed ("Event loop is closed" in that thread, about one open in two)."""
+    failures: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
+    before = set(threading.enumerate())
+
+    async def refused() -> None:
+        with pytest.raises(StoreError, match="can't open the database"):
+            await Store.open(tmp_path / "no such folder" / "db")
+
+    for _ in range(40):
+        asyncio.run(refused())  # a loop that closes as soon as the open has failed
+    for thread in set(threading.enumerate()) - before:
+        thread.join(10)
+    assert failures == []
+    assert set(threading.enumerate()) <= before

@@ -62,10 +62,12 @@ def test_an_entry_throwing_too_many_dice_is_refused_at_its_line() -> None:
 
 @pytest.mark.parametrize("bomb", ["cycle", "deep", "wide"])
 def test_tables_check_refuses_each_bomb_in_well_under_a_second(bomb: str) -> None:
-    started = time.perf_counter()
+    # CPU time of this thread, not the wall clock: what the check costs, however busy the
+    # machine is (simulating the worst bomb took over a minute; the bound takes milliseconds).
+    started = time.thread_time()
     with pytest.raises(TableProblems):
         load_ruleset(BOMBS / bomb)
-    assert time.perf_counter() - started < 0.5
+    assert time.thread_time() - started < 0.5
     result = tables("check", BOMBS / bomb)
     assert_no_traceback(result)
     assert result.returncode == 1

@@ -374,9 +374,9 @@ def test_alias_bomb_is_refused_before_it_expands(tmp_path: Path) -> None:
     for i in range(1, 12):
         levels.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
     path = write(tmp_path, "\n".join(levels) + "\n")
-    start = time.perf_counter()
+    start = time.thread_time()  # the parser's own CPU time, however busy the machine is
     problem = only(path)
-    assert time.perf_counter() - start < 2
+    assert time.thread_time() - start < 2
     assert "would copy out more than 10,000 values" in problem.message
     assert (problem.line, problem.path) == (4, "a3[7]")  # a1 and a2 copy out 1,220 values
 
