@@ -64,6 +64,11 @@ class Pending:
     options: list[tuple[str, str]]
     context: dict[str, object]
 
+    @property
+    def private(self) -> bool:
+        """A spite look: its options are cards from the top of a deck, for the chooser's eyes."""
+        return self.kind == "spite"
+
 
 @dataclass
 class DeckState:
