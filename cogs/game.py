@@ -133,7 +133,7 @@ class GameCog(commands.GroupCog, group_name="game"):
         self,
         interaction: Interaction,
         file: discord.Attachment,
-        commitment: app_commands.Range[str, 8, 64] | None = None,
+        commitment: app_commands.Range[str, 16, 64] | None = None,
     ) -> None:
         await verify_upload(interaction, self.bot.verifier, file, commitment)
 

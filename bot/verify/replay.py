@@ -31,7 +31,10 @@ log = logging.getLogger(__name__)
 FindRuleset = Callable[[str, str | None], Ruleset]
 
 SECONDS = 10.0  # a real 200-turn game replays in well under a tenth of a second
-SHORTEST_PREFIX = 8  # hex digits of a commitment someone may type instead of all 64
+# Hex digits of a commitment someone may type instead of all 64. A forger who rewrites a whole
+# log only needs a salt whose commitment starts with the digits compared: 8 digits (2**32 tries)
+# take an hour on one core, 16 (2**64) are out of reach.
+SHORTEST_PREFIX = 16
 DRAWN_SEED = 2**64  # the referee draws 128-bit seeds; a smaller one was almost surely named
 
 
