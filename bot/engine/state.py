@@ -94,6 +94,7 @@ class GameState:
     seed: int = 0
     salt: str = ""
     commitment: str | None = None
+    dice: int = 1  # how actions seed their dice (bot.engine.streams): 1 in older logs
     host: PlayerId = ""
     life: int | None = None
     phase: Phase = Phase.LOBBY
@@ -189,6 +190,7 @@ def apply(state: GameState, event: Event) -> None:
             state.seed = event["seed"]
             state.salt = event.get("salt", "")
             state.commitment = event.get("commitment")
+            state.dice = event.get("dice", 1)
             state.host = event["host"]
             state.life = event["life"]
             state.players[event["host"]] = Player(event["host"], event["name"], life=event["life"])
