@@ -77,6 +77,7 @@ class Game:
         life: int | None = None,
         salt: str = "",
         tables: str = "",
+        dice: int = streams.BY_STREAM,
     ) -> Game:
         """A new game in its lobby, hosted (and joined) by `host`.
 
@@ -84,9 +85,14 @@ class Game:
         `salt` goes into the commitment to the seed (:mod:`bot.engine.fairness`); front ends
         draw a random one, since the seed alone may come from a small range. `tables` names
         the exact tables played (a front end's hash of their text), so a replay can find them.
+        `dice` is how actions seed their dice (:mod:`bot.engine.streams`): a replay of a game
+        logged before streams passes the older way.
         """
+        if dice not in (streams.BY_ACTION, streams.BY_STREAM):
+            raise ValueError(f"no such way to roll dice: {dice!r}")
         game = cls(ruleset)
-        named = {"tables": tables} if tables else {}
+        named: dict[str, object] = {"tables": tables} if tables else {}
+        rolls = {"dice": dice} if dice != streams.BY_ACTION else {}
         start: list[Event] = [
             {
                 "type": "action",
@@ -99,6 +105,7 @@ class Game:
                     "life": life,
                     "salt": salt,
                     **named,
+                    **rolls,
                 },
             },
             {
@@ -111,11 +118,12 @@ class Game:
                 "life": life if life is not None else ruleset.life,
                 "salt": salt,
                 "commitment": commitment(seed, salt),
-                "dice": streams.BY_STREAM,
             },
         ]
         if tables:
             cast(GameStarted, start[1])["tables"] = tables
+        if rolls:
+            cast(GameStarted, start[1])["dice"] = dice
         for event in start:
             apply(game.state, event)
         game.events.extend(start)
@@ -204,6 +212,7 @@ class Game:
             life=first.get("life"),
             salt=str(first.get("salt") or ""),
             tables=str(first.get("tables") or ""),
+            dice=int(first.get("dice", streams.BY_ACTION)),
         )
         for logged in actions[1:]:
             game.act(a.action_from_json(logged))

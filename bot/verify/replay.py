@@ -195,6 +195,7 @@ def _replay(
             life=None if first.get("life") is None else _int(first.get("life")),
             salt=salt,
             tables=str(first.get("tables") or ""),
+            dice=_int(first.get("dice", 1)),
         )
     except (KeyError, TypeError, ValueError):
         raise MismatchError("Event 1 (the start of the game) is damaged.") from None

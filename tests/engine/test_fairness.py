@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from bot.engine import Event, Game, Life, RollChaos, Undo
+from bot.engine import Begin, Event, Game, Join, Life, RollChaos, Undo
 from bot.engine.fairness import commitment
 from tests.engine.make_golden import PLAYERS, Driver
 from tests.engine.rulesets import RULESETS
@@ -73,3 +73,23 @@ def test_a_turn_roll_doesnt_follow_the_actions_before_it_in_the_game() -> None:
     busy.game.act(Life(actor="cy", mode="set", amount=2))
     rolls = [d.game.act(RollChaos(actor=d.game.state.active or "")) for d in (plain, busy)]
     assert rolled(rolls[0]) == rolled(rolls[1])
+
+
+def test_a_game_begun_before_streams_rolls_and_replays_the_old_way() -> None:
+    # A game in the database from before keeps its dice: every action after the k-th standing
+    # one rolls from "SEED/k", as when it started.
+    old = Game.start(RULESETS["classic"](), seed=21, host="ann", name="Ann", salt="s", dice=1)
+    assert "dice" not in old.actions[0]
+    assert "dice" not in old.events[1]
+    old.act(Join(actor="bob", player_name="Bob"))
+    old.act(Begin(actor="ann"))
+    first = old.act(RollChaos(actor="ann"))
+    old.act(Undo(actor="ann"))
+    old.act(Life(actor="ann", player="bob", mode="set", amount=20))
+    again = old.act(RollChaos(actor="ann"))
+    assert rolled(again) != rolled(first)  # what streams put an end to
+    loaded = Game(old.ruleset, old.events)
+    assert loaded.state.dice == 1
+    assert Game.replay(old.ruleset, old.actions).events == old.events
+    with pytest.raises(ValueError, match="no such way"):
+        Game.start(old.ruleset, seed=21, host="ann", name="Ann", dice=3)

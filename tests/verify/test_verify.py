@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import ChaosError, End, Game, Undo
+from bot.engine import Begin, ChaosError, End, Game, Join, RollChaos, Undo
 from bot.engine.fairness import commitment
 from bot.engine.model import Ruleset
 from bot.verify import MAX_BYTES, MAX_EVENTS, MismatchError, UnreadableLogError, verify
@@ -191,3 +191,17 @@ def test_an_unknown_ruleset_is_a_sentence() -> None:
 
     with pytest.raises(ChaosError, match="there is no ruleset 'no-such'"):
         verify(encode(events), folder_finder())
+
+
+def test_a_game_begun_before_dice_streams_still_verifies() -> None:
+    game = Game.start(RULESETS["classic"](), seed=SEED, host="ann", name="Ann", salt=SALT, dice=1)
+    for action in (Join(actor="bob", player_name="Bob"), Begin(actor="ann")):
+        game.act(action)
+    game.act(RollChaos(actor="ann"))
+    game.act(End(actor="ann"))
+    assert verify(game.export().encode(), find).rolls > 0
+    events = lines(game)
+    events[0]["action"]["dice"] = 2  # as if it had rolled the newer way
+    assert "Event 2 (game_started) doesn't match" in refusal(encode(events), MismatchError)
+    events[0]["action"]["dice"] = "many"
+    assert "Event 1 (the start of the game) is damaged" in refusal(encode(events), MismatchError)
