@@ -16,6 +16,15 @@ from typing import cast
 from bot.engine.events import Event
 
 PREFIX = "chaos-referee"
+# Front ends draw 128-bit seeds; a host may name one (`/game start seed:`, below 2**31). A seed
+# below this was named, not drawn, but for a chance of one in 2**64.
+DRAWN_FROM = 2**64
+
+
+def named(seed: int) -> bool:
+    """Whether `seed` was named by whoever started the game rather than drawn: they know it,
+    so they can work out every roll of the game."""
+    return seed < DRAWN_FROM
 
 
 def commitment(seed: int, salt: str) -> str:

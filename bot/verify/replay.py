@@ -18,7 +18,7 @@ from typing import Any
 from bot.engine.actions import action_from_json
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
-from bot.engine.fairness import commitment
+from bot.engine.fairness import commitment, named
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
 from bot.render import Names, describe_action
@@ -35,7 +35,6 @@ SECONDS = 10.0  # a real 200-turn game replays in well under a tenth of a second
 # log only needs a salt whose commitment starts with the digits compared: 8 digits (2**32 tries)
 # take an hour on one core, 16 (2**64) are out of reach.
 SHORTEST_PREFIX = 16
-DRAWN_SEED = 2**64  # the referee draws 128-bit seeds; a smaller one was almost surely named
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,7 @@ class Verdict:
                 f"{len(self.undone)} action{'s were' if len(self.undone) != 1 else ' was'}"
                 f" undone (the log keeps them): {listed}."
             )
-        if self.seed < DRAWN_SEED:
+        if named(self.seed):
             lines.append(
                 "The seed is a small number: someone named it when the game started instead of"
                 " letting the referee draw one, and whoever knew it could work out every roll."

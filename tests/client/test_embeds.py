@@ -432,10 +432,23 @@ def test_the_board_shows_the_commitment_and_the_seed_only_once_the_game_is_over(
     assert f"Seed commitment (SHA-256): {commitment(41, 'pepper')}" in lobby
     game.act(Begin(actor="ann"))
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert fields["Fairness"] == f"Seed commitment (SHA-256): {commitment(41, 'pepper')}"
+    assert fields["Fairness"] == (
+        f"Seed commitment (SHA-256): {commitment(41, 'pepper')}\n"
+        "This game's seed was named when it started (\\`seed:\\`), not drawn: whoever named it can"
+        " work out every roll."
+    )
     game.act(End(actor="ann"))
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
     assert fields["Fairness"].endswith("Revealed: seed 41, salt pepper.")
+
+
+def test_a_drawn_seed_is_not_called_named() -> None:
+    drawn = 2**127 + 5
+    game = Game.start(bundled("classic"), seed=drawn, host="ann", name="Ann", salt="pepper")
+    game.act(Join(actor="bob", player_name="Bob"))
+    game.act(Begin(actor="ann"))
+    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
+    assert fields["Fairness"] == f"Seed commitment (SHA-256): {commitment(drawn, 'pepper')}"
 
 
 def test_a_board_is_built_for_every_state_of_real_games() -> None:
