@@ -50,12 +50,8 @@ def sealed(events: Iterable[Event]) -> list[Event]:
     be verified (its seed is missing).
     """
     shown: list[Event] = []
-    for event in events:
+    for event in unseeded(events):
         match event["type"]:
-            case "action" if "seed" in event["action"]:
-                event = cast(Event, {**event, "action": {**event["action"], **_NO_SEED}})
-            case "game_started":
-                event = cast(Event, {**event, **_NO_SEED})
             case "deck_shuffled":
                 event = cast(Event, {**event, "order": [HIDDEN_CARD] * len(event["order"])})
             case "card_drawn" if event["face_down"] or event["player"] is not None:
@@ -65,6 +61,21 @@ def sealed(events: Iterable[Event]) -> list[Event]:
             case "choice_offered" if event["kind"] == "spite":
                 hidden = [{"id": HIDDEN_CARD, "name": HIDDEN_CARD} for _ in event["options"]]
                 event = cast(Event, {**event, "options": hidden})
+        shown.append(event)
+    return shown
+
+
+def unseeded(events: Iterable[Event]) -> list[Event]:
+    """The events with the seed and the salt left out (``null``), as every front end shows a
+    game that goes on: the start action and ``game_started`` are the only events holding them
+    before the end. A front end that shows a player's own secrets (the console, whose one
+    screen is everyone's) uses this rather than :func:`sealed`."""
+    shown: list[Event] = []
+    for event in events:
+        if event["type"] == "action" and "seed" in event["action"]:
+            event = cast(Event, {**event, "action": {**event["action"], **_NO_SEED}})
+        elif event["type"] == "game_started":
+            event = cast(Event, {**event, **_NO_SEED})
         shown.append(event)
     return shown
 
