@@ -32,6 +32,8 @@ async def verify_upload(
             f" {MAX_BYTES // 2**20} MB."
         )
 
+    verifier.check_free()
+
     async def check() -> Verdict:
         data = await file.read()
         return await verifier.verify(data, expected=commitment)

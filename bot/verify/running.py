@@ -41,13 +41,18 @@ class Verifier:
         self._running = 0
         self._tables: OrderedDict[str, tuple[Snapshot, LoadedRuleset]] = OrderedDict()
 
+    def check_free(self) -> None:
+        """BusyError if a check now would have to wait: a front end asks before it downloads
+        an upload, so twenty uploads at once aren't twenty downloads held in memory."""
+        if self._running >= self.at_once:
+            raise BusyError("Other logs are being checked right now; try again in a moment.")
+
     async def verify(self, data: bytes, *, expected: str | None = None) -> Verdict:
         """The verdict on an export given as bytes; MismatchError, UnreadableLogError or
         BusyError (each a sentence) otherwise."""
         if len(data) > MAX_BYTES and not data.startswith(b"\x1f\x8b"):
             raise UnreadableLogError(f"That file is larger than {MAX_BYTES // 2**20} MB.")
-        if self._running >= self.at_once:
-            raise BusyError("Other logs are being checked right now; try again in a moment.")
+        self.check_free()
         self._running += 1
         try:
             events = await asyncio.to_thread(read_log, data)

@@ -205,3 +205,16 @@ def test_a_game_begun_before_dice_streams_still_verifies() -> None:
     assert "Event 2 (game_started) doesn't match" in refusal(encode(events), MismatchError)
     events[0]["action"]["dice"] = "many"
     assert "Event 1 (the start of the game) is damaged" in refusal(encode(events), MismatchError)
+
+
+def test_a_log_of_other_tables_than_these_is_refused_with_a_sentence() -> None:
+    # A log whose tables hash isn't the bundled tables' would replay every result differently
+    # for a reason that has nothing to do with fairness: refused, and the way out is named.
+    events = lines(finished("classic"))
+    events[0]["action"]["tables"] = events[1]["tables"] = "0" * 64
+    with pytest.raises(UnreadableLogError) as refused:
+        verify(encode(events), folder_finder())
+    assert "played with other classic tables than the bundled ones (tables 000000000000" in str(
+        refused.value
+    )
+    assert "`/table export`" in str(refused.value)
