@@ -28,12 +28,12 @@ from bot.changes import what_changed
 from bot.engine.actions import Action
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
+from bot.engine.fairness import sealed
 from bot.engine.game import Game
 from bot.engine.state import Phase
 from bot.errors import (
     GameExistsError,
     NoGameError,
-    NotAllowedError,
     StaleActionError,
     StoreError,
 )
@@ -270,21 +270,17 @@ class GameService(GuildService):
                 loaded = await self._load(stored)
         return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
 
-    async def export(self, scope: str, *, actor: str | None = None, referee: bool = False) -> str:
+    async def export(self, scope: str) -> str:
         """The log of the scope's most recent game (in progress or ended) as JSON Lines.
 
-        While a game goes on, its log holds what players mustn't know yet: the seed every roll
-        follows from, and the order of shuffled decks. Then only the host or a referee may have
-        it; `actor` None is a trusted front end (the console, where whoever types referees).
+        While a game goes on its log is sealed (:func:`~bot.engine.fairness.sealed`): the seed
+        every roll follows from and the cards nobody has seen are left out, for the host as for
+        anyone, so nobody at the table can work out what comes next. Once it's over, the whole
+        log, seed and salt included, is anyone's to verify.
         """
         game = (await self.latest(scope)).game
-        secret = game.state.phase is not Phase.ENDED
-        if secret and actor is not None and not referee and actor != game.state.host:
-            raise NotAllowedError(
-                "While this game goes on, only the host or a referee can export its log: it"
-                " holds the seed the dice follow and the order of any shuffled deck."
-            )
-        return "".join(dump_event(event) + "\n" for event in game.events)
+        events = game.events if game.state.phase is Phase.ENDED else sealed(game.events)
+        return "".join(dump_event(event) + "\n" for event in events)
 
     async def log(self, scope: str, count: int = 20) -> list[Event]:
         """The last `count` events of the scope's most recent game, oldest first."""

@@ -103,9 +103,7 @@ class GameCog(commands.GroupCog, group_name="game"):
         name="export", description="The whole log of this channel's latest game, as a file"
     )
     async def export(self, interaction: Interaction) -> None:
-        scope = scope_of(interaction)
-        who, _ = await self.bot.play.caller(interaction)
-        text = await self.bot.service.export(scope, actor=who.id, referee=who.referee)
+        text = await self.bot.service.export(scope_of(interaction))
         if not text:
             raise CommandError("That game's log is empty.")
         count = text.count("\n")
@@ -117,7 +115,9 @@ class GameCog(commands.GroupCog, group_name="game"):
         how = " (compressed with gzip: it is too big for Discord as it is)" if packed else ""
         await reply(
             interaction,
-            f"The log of the latest game here: {count} events, one JSON object per line{how}.",
+            f"The log of the latest game here: {count} events, one JSON object per line{how}."
+            " While a game goes on, its seed and the cards nobody has seen yet are left out;"
+            " once it's over, the whole log can be checked with `/game verify`.",
             file=file,
             ephemeral=True,
         )
@@ -133,7 +133,7 @@ class GameCog(commands.GroupCog, group_name="game"):
         self,
         interaction: Interaction,
         file: discord.Attachment,
-        commitment: app_commands.Range[str, 8, 64] | None = None,
+        commitment: app_commands.Range[str, 16, 64] | None = None,
     ) -> None:
         await verify_upload(
             interaction, self.bot.verifier, self.bot.upload_limits, file, commitment

@@ -101,10 +101,11 @@ async def players(interaction: discord.Interaction[Any], typed: str) -> list[Cho
 
 
 async def options(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
-    """The options of the choice the game waits for, by number."""
+    """The options of the choice the game waits for, by number. A spite look's cards are the
+    top of a deck: they are suggested to the spiting player alone, as its menu is."""
     game = await _game_here(interaction)
     pending = None if game is None else game.state.pending
-    if pending is None:
+    if pending is None or (pending.private and pending.player != str(interaction.user.id)):
         return []
     return pick(((f"{n}) {name}", str(n)) for n, (_, name) in enumerate(pending.options, 1)), typed)
 

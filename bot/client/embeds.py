@@ -17,6 +17,7 @@ import discord
 from bot.client.wording import plain
 from bot.commands.reference import card_link
 from bot.engine.events import Event, Roll
+from bot.engine.fairness import unseeded
 from bot.engine.game import Game
 from bot.engine.model import Entry, Ruleset, StartRoll
 from bot.engine.state import Phase
@@ -139,15 +140,12 @@ def _public(events: Sequence[Event], game: Game) -> list[Event]:
       knew it could work out what the next rolls will be and pick their moment. So does the
       salt: with it, a seed from a small range could be found from the commitment.
     """
-    hide_seed = game.state.phase is not Phase.ENDED
+    if game.state.phase is not Phase.ENDED:
+        events = unseeded(events)
     shown: list[Event] = []
     for e in events:
         if e["type"] == "choice_offered" and e["kind"] == "spite":
             e = cast(Event, {**e, "options": []})
-        elif hide_seed and e["type"] == "game_started":
-            e = cast(Event, {**e, "seed": None, "salt": None})
-        elif hide_seed and e["type"] == "action" and "seed" in e["action"]:
-            e = cast(Event, {**e, "action": {**e["action"], "seed": None, "salt": None}})
         shown.append(e)
     return shown
 

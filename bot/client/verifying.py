@@ -37,6 +37,8 @@ async def verify_upload(
             f" {MAX_BYTES // 2**20} MB."
         )
 
+    verifier.check_free()
+
     async def check() -> Verdict:
         async with verifier.slot():  # before the download: a busy bot holds no one's file
             data = await file.read()

@@ -90,7 +90,7 @@ async def _rules(console: Console, topic: str | None) -> str:
 
 async def _log(console: Console, count: int) -> None:
     game = (await console.service.latest(console.options.scope)).game
-    console.out.events(game.events[-count:] if count > 0 else [], Names.of(game), log=True)
+    console.show(game.events[-count:] if count > 0 else [], game, log=True)
 
 
 async def _export(console: Console, file: str | None) -> None:

@@ -25,7 +25,10 @@ from bot.console import queries
 from bot.console.output import Output
 from bot.engine import actions as a
 from bot.engine.errors import ChaosError
+from bot.engine.events import Event
+from bot.engine.fairness import named, unseeded
 from bot.engine.game import Game
+from bot.engine.state import Phase
 from bot.errors import NoGameError
 from bot.render import Names, render_status
 from bot.service import GameService, Outcome
@@ -73,11 +76,21 @@ class Console:
             self.dice = random.Random(f"console/{self.options.seed}")
 
     def _salt(self) -> str | None:
-        """With --seed the whole session repeats, the commitment to the seed included (the
-        console shows the seed anyway); otherwise the service draws a secret salt."""
+        """With --seed the whole session repeats, the commitment to the seed included (whoever
+        typed the seed knows it anyway); otherwise the service draws a secret salt."""
         if self.options.seed is None:
             return None
         return f"{self.dice.getrandbits(128):032x}"
+
+    def show(self, events: list[Event], game: Game, *, log: bool = False) -> None:
+        """Print `events` of `game`. Until the game is over a seed the referee drew stays
+        unsaid, with its salt, as on Discord: everyone at the table reads this screen, and
+        whoever knew the seed could work out every coming roll (`game end` reveals them). A
+        seed someone named (`--seed`, `game start ... seed N`) was typed on this screen: it is
+        shown, and the board says it was named."""
+        if game.state.phase is not Phase.ENDED and not named(game.state.seed):
+            events = unseeded(events)
+        self.out.events(events, Names.of(game), log=log)
 
     async def current(self) -> Outcome | None:
         """The game in progress at this table, if any."""
@@ -121,7 +134,7 @@ class Console:
             events += outcome.events
         outcome = await self.service.act(scope, a.Begin(actor=player_id(host)))
         events += outcome.events
-        self.out.events(events, Names.of(outcome.game))
+        self.show(events, outcome.game)
 
     async def close(self) -> None:
         """Say how to come back, if a game is in progress."""
@@ -188,7 +201,7 @@ class Console:
             salt=self._salt(),
             life=command.args["life"],
         )
-        self.out.events(outcome.events, Names.of(outcome.game))
+        self.show(outcome.events, outcome.game)
 
     async def _act(self, command: Command) -> None:
         scope = self.options.scope
@@ -200,7 +213,7 @@ class Console:
             )
         action = to_action(command, view_of(current.game))
         outcome = await self.service.act(scope, action)
-        self.out.events(outcome.events, Names.of(outcome.game))
+        self.show(outcome.events, outcome.game)
 
 
 def view_of(game: Game) -> GameView:

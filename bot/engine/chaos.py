@@ -236,7 +236,7 @@ def choose(ctx: Context, action: act.Choose) -> None:
     amount = (
         survival.match_amount(pending, action.option) if pending.kind == "life_amount" else None
     )
-    picked = amount or _match_option(pending.options, action.option)
+    picked = amount or _match_option(pending.options, action.option, private=pending.private)
     ctx.emit({"type": "choice_made", "player": pending.player, "option": picked})
     context = pending.context
     if pending.kind in survival.KINDS:
@@ -278,11 +278,18 @@ def choose(ctx: Context, action: act.Choose) -> None:
     play_card(ctx, pending, picked)
 
 
-def _match_option(options: list[tuple[str, str]], wanted: str) -> str:
-    """The option whose id or name matches `wanted` (names are matched without case)."""
+def _match_option(options: list[tuple[str, str]], wanted: str, *, private: bool = False) -> str:
+    """The option whose id or name matches `wanted` (names are matched without case). The
+    refusal lists the options, but not a spite look's cards: whoever mistyped may not be the
+    one allowed to see them."""
     for option_id, name in options:
         if wanted == option_id or wanted.casefold() == name.casefold():
             return option_id
+    if private:
+        raise RulesError(
+            f"{wanted!r} isn't one of the choices: the cards of a spite look are shown to the"
+            " spiting player, who picks one by its name or its number"
+        )
     listed = ", ".join(f"{name} ({option_id})" for option_id, name in options)
     raise RulesError(f"{wanted!r} isn't one of the choices: {listed}")
 

@@ -51,6 +51,7 @@ class GameStarted(TypedDict):
     salt: NotRequired[str]
     commitment: NotRequired[str]
     tables: NotRequired[str]
+    dice: NotRequired[int]  # how actions seed their dice (bot.engine.streams); 1 if absent
 
 
 class PlayerJoined(TypedDict):

@@ -1,8 +1,9 @@
 """A game: its log of events, the state folded from it, and the actions that extend it.
 
-Each action gets its own dice, seeded from the game's seed and the number of actions that stand
-before it. Replaying the same actions therefore rolls the same dice; and undoing a roll, then
-rolling again, gives the same result: an undo is for mistakes, not for a better result.
+Each action gets its own dice, seeded from the game's seed, the turn, and how many actions of
+its kind stand before it in that turn (:mod:`bot.engine.streams`). Replaying the same actions
+therefore rolls the same dice; and undoing a roll, then rolling again, gives the same result
+whatever was done in between: an undo is for mistakes, not for a better result.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from bot.engine import actions as a
-from bot.engine import authority, chaos, counters, decks, spite, turns, zones
+from bot.engine import authority, chaos, counters, decks, spite, streams, turns, zones
 from bot.engine.context import Context
 from bot.engine.errors import GameOverError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
@@ -63,6 +64,7 @@ class Game:
         """Count the actions once; act() and undo keep the counts up to date from then on."""
         self._seq = sum(1 for e in self.events if e["type"] == "action")
         self._standing_count = len(self._standing())
+        self._streams = streams.tally(self.events)
 
     @classmethod
     def start(
@@ -75,6 +77,7 @@ class Game:
         life: int | None = None,
         salt: str = "",
         tables: str = "",
+        dice: int = streams.BY_STREAM,
     ) -> Game:
         """A new game in its lobby, hosted (and joined) by `host`.
 
@@ -82,9 +85,14 @@ class Game:
         `salt` goes into the commitment to the seed (:mod:`bot.engine.fairness`); front ends
         draw a random one, since the seed alone may come from a small range. `tables` names
         the exact tables played (a front end's hash of their text), so a replay can find them.
+        `dice` is how actions seed their dice (:mod:`bot.engine.streams`): a replay of a game
+        logged before streams passes the older way.
         """
+        if dice not in (streams.BY_ACTION, streams.BY_STREAM):
+            raise ValueError(f"no such way to roll dice: {dice!r}")
         game = cls(ruleset)
-        named = {"tables": tables} if tables else {}
+        named: dict[str, object] = {"tables": tables} if tables else {}
+        rolls = {"dice": dice} if dice != streams.BY_ACTION else {}
         start: list[Event] = [
             {
                 "type": "action",
@@ -97,6 +105,7 @@ class Game:
                     "life": life,
                     "salt": salt,
                     **named,
+                    **rolls,
                 },
             },
             {
@@ -113,6 +122,8 @@ class Game:
         ]
         if tables:
             cast(GameStarted, start[1])["tables"] = tables
+        if rolls:
+            cast(GameStarted, start[1])["dice"] = dice
         for event in start:
             apply(game.state, event)
         game.events.extend(start)
@@ -134,7 +145,8 @@ class Game:
             raise GameOverError("this game is over")
         authority.check(self.state, action, self.ruleset)
         taken: ActionTaken = {"type": "action", "seq": self.seq, "action": action.to_json()}
-        ctx = Context(self.ruleset, self.state.copy(), self._rng(), action)
+        stream = (self.state.turn, streams.stream(taken["action"]))
+        ctx = Context(self.ruleset, self.state.copy(), self._rng(stream), action)
         ctx.emit(taken)
         HANDLERS[type(action)](ctx, action)
         _settle(ctx)
@@ -142,6 +154,7 @@ class Game:
         self.events.extend(ctx.events)
         self._seq += 1
         self._standing_count += 1
+        self._streams[stream] += 1
         return ctx.events
 
     def _undo(self, action: a.Undo) -> list[Event]:
@@ -161,6 +174,7 @@ class Game:
         self.state = fold(self.events)
         self._seq += 1
         self._standing_count -= 1
+        self._streams = streams.tally(self.events)
         return events
 
     def _standing(self) -> list[ActionTaken]:
@@ -174,8 +188,12 @@ class Game:
             and e["action"]["name"] != a.Undo.name
         ]
 
-    def _rng(self) -> random.Random:
-        return random.Random(f"{self.state.seed}/{self._standing_count}")
+    def _rng(self, stream: tuple[int, str]) -> random.Random:
+        """The dice of the next action, of `stream` (its turn and kind)."""
+        if self.state.dice == streams.BY_ACTION:  # a game logged before streams
+            return random.Random(f"{self.state.seed}/{self._standing_count}")
+        turn, name = stream
+        return random.Random(streams.key(self.state.seed, turn, name, self._streams[stream]))
 
     @property
     def actions(self) -> list[Json]:
@@ -194,6 +212,7 @@ class Game:
             life=first.get("life"),
             salt=str(first.get("salt") or ""),
             tables=str(first.get("tables") or ""),
+            dice=int(first.get("dice", streams.BY_ACTION)),
         )
         for logged in actions[1:]:
             game.act(a.action_from_json(logged))

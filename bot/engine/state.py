@@ -64,6 +64,11 @@ class Pending:
     options: list[tuple[str, str]]
     context: dict[str, object]
 
+    @property
+    def private(self) -> bool:
+        """A spite look: its options are cards from the top of a deck, for the chooser's eyes."""
+        return self.kind == "spite"
+
 
 @dataclass
 class DeckState:
@@ -89,6 +94,7 @@ class GameState:
     seed: int = 0
     salt: str = ""
     commitment: str | None = None
+    dice: int = 1  # how actions seed their dice (bot.engine.streams): 1 in older logs
     host: PlayerId = ""
     life: int | None = None
     phase: Phase = Phase.LOBBY
@@ -184,6 +190,7 @@ def apply(state: GameState, event: Event) -> None:
             state.seed = event["seed"]
             state.salt = event.get("salt", "")
             state.commitment = event.get("commitment")
+            state.dice = event.get("dice", 1)
             state.host = event["host"]
             state.life = event["life"]
             state.players[event["host"]] = Player(event["host"], event["name"], life=event["life"])

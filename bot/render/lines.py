@@ -54,7 +54,7 @@ def lasts(kind: str, turns: int, owner: str | None, names: Names) -> str:
     return _LASTS.get(kind, kind.replace("_", " "))
 
 
-_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode", "tables"})
+_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode", "tables", "dice"})
 _NAMED_ARGS = frozenset({"seed", "salt", "life", "turns"})
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
@@ -51,7 +52,16 @@ def fairness_lines(state: GameState) -> list[str]:
     lines = [commitment_line(state.commitment)]
     if state.phase is Phase.ENDED:
         lines.append(f"Revealed: seed {state.seed}, salt {state.salt}.")
+    elif named(state.seed):
+        lines.append(NAMED_SEED)
     return lines
+
+
+# Shown while the game goes on: the table can't see the seed, but must know someone can.
+NAMED_SEED = (
+    "This game's seed was named when it started (`seed:`), not drawn: whoever named it can work"
+    " out every roll."
+)
 
 
 def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:

@@ -35,7 +35,7 @@ def add_verify_parser(commands: SubParsers) -> None:
     parser.add_argument(
         "--commitment",
         metavar="HEX",
-        help="the commitment shown when the game started (at least its first 8 digits)",
+        help="the commitment shown when the game started (at least its first 16 digits)",
     )
     parser.add_argument(
         "--tables",

@@ -18,7 +18,7 @@ from typing import Any
 from bot.engine.actions import action_from_json
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
-from bot.engine.fairness import commitment
+from bot.engine.fairness import commitment, named
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
 from bot.render import Names, describe_action
@@ -31,8 +31,10 @@ log = logging.getLogger(__name__)
 FindRuleset = Callable[[str, str | None], Ruleset]
 
 SECONDS = 10.0  # a real 200-turn game replays in well under a tenth of a second
-SHORTEST_PREFIX = 8  # hex digits of a commitment someone may type instead of all 64
-DRAWN_SEED = 2**64  # the referee draws 128-bit seeds; a smaller one was almost surely named
+# Hex digits of a commitment someone may type instead of all 64. A forger who rewrites a whole
+# log only needs a salt whose commitment starts with the digits compared: 8 digits (2**32 tries)
+# take an hour on one core, 16 (2**64) are out of reach.
+SHORTEST_PREFIX = 16
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Verdict:
                 f"{len(self.undone)} action{'s were' if len(self.undone) != 1 else ' was'}"
                 f" undone (the log keeps them): {listed}."
             )
-        if self.seed < DRAWN_SEED:
+        if named(self.seed):
             lines.append(
                 "The seed is a small number: someone named it when the game started instead of"
                 " letting the referee draw one, and whoever knew it could work out every roll."
@@ -192,6 +194,7 @@ def _replay(
             life=None if first.get("life") is None else _int(first.get("life")),
             salt=salt,
             tables=str(first.get("tables") or ""),
+            dice=_int(first.get("dice", 1)),
         )
     except (KeyError, TypeError, ValueError):
         raise MismatchError("Event 1 (the start of the game) is damaged.") from None

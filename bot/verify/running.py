@@ -43,6 +43,12 @@ class Verifier:
         self._running = 0
         self._tables: OrderedDict[str, tuple[Snapshot, LoadedRuleset]] = OrderedDict()
 
+    def check_free(self) -> None:
+        """BusyError if a check now would have to wait: a front end asks before it downloads
+        an upload, so twenty uploads at once aren't twenty downloads held in memory."""
+        if self._running >= self.at_once:
+            raise BusyError("Other logs are being checked right now; try again in a moment.")
+
     async def verify(self, data: bytes, *, expected: str | None = None) -> Verdict:
         """The verdict on an export given as bytes; MismatchError, UnreadableLogError or
         BusyError (each a sentence) otherwise."""
@@ -53,8 +59,7 @@ class Verifier:
     async def slot(self) -> AsyncIterator[None]:
         """One of the :data:`AT_ONCE` places, or BusyError. Take it before downloading a file:
         twenty members' 8 MB uploads must not all be in memory at once only to hear "busy"."""
-        if self._running >= self.at_once:
-            raise BusyError("Other logs are being checked right now; try again in a moment.")
+        self.check_free()
         self._running += 1
         try:
             yield

@@ -177,8 +177,8 @@ def test_a_choice_shows_its_numbered_options() -> None:
     rules = ruleset(faces("chaos", keep, entry("calm", "Calm"), entry("storm", "Storm")))
     game, events = first_roll(rules, offers_a_choice)
     description = as_dict(result_embeds(events, game)[0])["description"]
-    assert re.search(r"^\s*1\) \w+$", description, re.MULTILINE)
-    assert re.search(r"^\s*2\) \w+$", description, re.MULTILINE)
+    assert re.search(r"^\s*1\) [\w ]+$", description, re.MULTILINE)
+    assert re.search(r"^\s*2\) [\w ]+$", description, re.MULTILINE)
 
 
 def test_a_result_without_a_roll_is_titled_by_its_action_and_grey() -> None:
@@ -433,10 +433,23 @@ def test_the_board_shows_the_commitment_and_the_seed_only_once_the_game_is_over(
     assert f"Seed commitment (SHA-256): {commitment(41, 'pepper')}" in lobby
     game.act(Begin(actor="ann"))
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert fields["Fairness"] == f"Seed commitment (SHA-256): {commitment(41, 'pepper')}"
+    assert fields["Fairness"] == (
+        f"Seed commitment (SHA-256): {commitment(41, 'pepper')}\n"
+        "This game's seed was named when it started (\\`seed:\\`), not drawn: whoever named it can"
+        " work out every roll."
+    )
     game.act(End(actor="ann"))
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
     assert fields["Fairness"].endswith("Revealed: seed 41, salt pepper.")
+
+
+def test_a_drawn_seed_is_not_called_named() -> None:
+    drawn = 2**127 + 5
+    game = Game.start(bundled("classic"), seed=drawn, host="ann", name="Ann", salt="pepper")
+    game.act(Join(actor="bob", player_name="Bob"))
+    game.act(Begin(actor="ann"))
+    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
+    assert fields["Fairness"] == f"Seed commitment (SHA-256): {commitment(drawn, 'pepper')}"
 
 
 def test_a_board_is_built_for_every_state_of_real_games() -> None:

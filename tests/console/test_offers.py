@@ -1,6 +1,6 @@
 """Offered rolls in the real console: the hint under the result, the board, taking one, lapsing.
 
-Seed 56 of the bundled `lists` ruleset makes Ann's first chaos roll Gift Economy, which offers
+Seed 39 of the bundled `lists` ruleset makes Ann's first chaos roll Gift Economy, which offers
 a roll on the Vortex.
 """
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.console.test_transcripts import assert_in_order, block, play
 
-START = ("--players", "Ann,Bob", "--seed", "56", "--ruleset", "lists")
+START = ("--players", "Ann,Bob", "--seed", "39", "--ruleset", "lists")
 
 
 def test_the_roller_takes_the_offered_roll_with_the_command_the_hint_names(tmp_path: Path) -> None:

@@ -416,3 +416,18 @@ def test_game_start_without_a_name_is_hosted_by_whoever_types(tmp_path: Path) ->
         r"── Turn 1 — Dana ──",
         r" ▶ Dana +20 life  \[host\]",
     )
+
+
+def test_a_drawn_seed_stays_unsaid_until_the_game_ends(tmp_path: Path) -> None:
+    # Everyone at the table reads the console: whoever saw a drawn seed could work out every
+    # coming roll, so only the commitment shows until `game end` reveals seed and salt.
+    stdout = play(tmp_path, "--players", "Ann,Bob", stdin="chaos roll\nchaos log 40\ngame end\n")
+    before, after = stdout.split("> game end")
+    assert re.search(r"^Seed commitment \(SHA-256\): [0-9a-f]{64}$", before, re.MULTILINE)
+    assert "Ann opens a classic game (20 life)." in before
+    assert "» Ann: game start\n" in before
+    assert "seed" not in before.replace("Seed commitment", "")
+    assert "salt" not in before
+    revealed = re.search(r"^The seed was (\d+), the salt ([0-9a-f]+):", after, re.MULTILINE)
+    assert revealed
+    assert int(revealed[1]) >= 2**64

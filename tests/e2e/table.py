@@ -41,7 +41,7 @@ class Table:
         fake: FakeDiscord,
         folder: Path,
         *,
-        seed: int = 7,
+        seed: int = 8,
         db: str = "chaos.db",
         board_delay: float = 0.0,
     ) -> AsyncIterator[Table]:

@@ -280,3 +280,28 @@ async def test_a_spite_look_is_not_shown_to_the_table(fake_discord, tmp_path):
         await t.press("Choose…", user=player)
         (private,) = menus_shown_to(t, player)
         assert [o["label"] for o in menu_of(private)["options"]] == looked
+
+
+@aio
+async def test_chaos_choose_suggests_a_spite_look_to_the_chooser_alone(fake_discord, tmp_path):
+    # The cards of a spite look are the top of the deck: suggesting them to anyone who types
+    # `/chaos choose` would show the table cards nobody else may see.
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player, _ = await deck_spite(t)
+        looked = [name for _, name in (await t.current()).game.state.pending.options]
+        guest = t.fake.add_user("onlooker")
+
+        for someone in (owner, guest):
+            _, shown = await t.fake.autocomplete(
+                "chaos choose", {"option": ""}, "option", user=someone
+            )
+            assert shown["data"]["choices"] == []
+        _, own = await t.fake.autocomplete("chaos choose", {"option": ""}, "option", user=player)
+        assert [c["name"] for c in own["data"]["choices"]] == [
+            f"{n}) {name}" for n, name in enumerate(looked, 1)
+        ]
+
+        wrong = await t.slash("chaos choose", {"option": "no such card"}, user=owner)
+        assert is_ephemeral(wrong)
+        assert "isn't one of the choices" in text_of(wrong)
+        assert all(name not in text_of(wrong) for name in looked)

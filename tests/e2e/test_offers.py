@@ -8,9 +8,13 @@ from tests.fakediscord.plugin import aio
 
 
 def offers_the_vortex(game, seats) -> bool:
-    """The host's first chaos roll offers a roll on the Vortex (and nothing else)."""
+    """The host's first chaos roll offers a roll on the Vortex (and nothing else), and that
+    roll offers nothing more."""
     game.act(a.RollChaos(actor=seats[0]))
-    return [o.tables for o in game.state.offers.values()] == [("vortex",)]
+    if [o.tables for o in game.state.offers.values()] != [("vortex",)]:
+        return False
+    game.act(a.RollChaos(actor=seats[0], table="vortex"))
+    return not game.state.offers
 
 
 @aio

@@ -57,7 +57,7 @@ async def open_service(path: Path, **options: Any) -> AsyncIterator[GameService]
 
 
 async def begun(
-    service: GameService, scope: str = SCOPE, *, ruleset: str = "classic", seed: int = 7
+    service: GameService, scope: str = SCOPE, *, ruleset: str = "classic", seed: int = 8
 ) -> Outcome:
     """A game of Ann, Bob and Cy that has begun (Ann's turn 1)."""
     await service.start(scope, ruleset, host="ann", host_name="Ann", seed=seed)

@@ -35,7 +35,7 @@ def test_verify_a_played_game_then_a_tampered_copy(tmp_path: Path) -> None:
     commitment = next(
         line.rsplit(" ", 1)[1] for line in played.stdout.splitlines() if "commitment" in line
     )
-    ok = run(tmp_path, "verify", "game.jsonl", "--commitment", commitment[:10])
+    ok = run(tmp_path, "verify", "game.jsonl", "--commitment", commitment[:16])
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.startswith("Verified: this classic game replays exactly")
     assert "It is the one you gave." in ok.stdout

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import ChaosError, End, Game, Undo
+from bot.engine import Begin, ChaosError, End, Game, Join, RollChaos, Undo
 from bot.engine.fairness import commitment
 from bot.engine.model import Ruleset
 from bot.verify import MAX_BYTES, MAX_EVENTS, MismatchError, UnreadableLogError, verify
@@ -105,10 +105,13 @@ def test_a_consistent_rewrite_still_fails_against_the_commitment_people_saw() ->
     shown = commitment(SEED, SALT)
     game = finished("classic", seed=SEED + 1)
     with pytest.raises(MismatchError, match="isn't the one you gave"):
-        verify(game.export().encode(), find, expected=shown[:12])
-    assert verify(finished("classic").export().encode(), find, expected=shown[:8]).expected
-    with pytest.raises(UnreadableLogError, match="64 hex digits"):
-        verify(game.export().encode(), find, expected="xyz")
+        verify(game.export().encode(), find, expected=shown[:16])
+    assert verify(finished("classic").export().encode(), find, expected=shown[:16]).expected
+    # A rewrite only needs a salt whose commitment starts with the digits compared: 8 digits
+    # are 2**32 tries (an hour on one core), 16 are 2**64.
+    for short in ("xyz", shown[:8], shown[:15]):
+        with pytest.raises(UnreadableLogError, match="64 hex digits"):
+            verify(game.export().encode(), find, expected=short)
 
 
 def test_a_game_still_going_on_has_no_seed_to_check() -> None:
@@ -188,3 +191,30 @@ def test_an_unknown_ruleset_is_a_sentence() -> None:
 
     with pytest.raises(ChaosError, match="there is no ruleset 'no-such'"):
         verify(encode(events), folder_finder())
+
+
+def test_a_game_begun_before_dice_streams_still_verifies() -> None:
+    game = Game.start(RULESETS["classic"](), seed=SEED, host="ann", name="Ann", salt=SALT, dice=1)
+    for action in (Join(actor="bob", player_name="Bob"), Begin(actor="ann")):
+        game.act(action)
+    game.act(RollChaos(actor="ann"))
+    game.act(End(actor="ann"))
+    assert verify(game.export().encode(), find).rolls > 0
+    events = lines(game)
+    events[0]["action"]["dice"] = 2  # as if it had rolled the newer way
+    assert "Event 2 (game_started) doesn't match" in refusal(encode(events), MismatchError)
+    events[0]["action"]["dice"] = "many"
+    assert "Event 1 (the start of the game) is damaged" in refusal(encode(events), MismatchError)
+
+
+def test_a_log_of_other_tables_than_these_is_refused_with_a_sentence() -> None:
+    # A log whose tables hash isn't the bundled tables' would replay every result differently
+    # for a reason that has nothing to do with fairness: refused, and the way out is named.
+    events = lines(finished("classic"))
+    events[0]["action"]["tables"] = events[1]["tables"] = "0" * 64
+    with pytest.raises(UnreadableLogError) as refused:
+        verify(encode(events), folder_finder())
+    assert "played with other classic tables than the bundled ones (tables 000000000000" in str(
+        refused.value
+    )
+    assert "`/table export`" in str(refused.value)
