@@ -1,6 +1,6 @@
 """The events a game is made of.
 
-A game's state is a fold over these (see :mod:`bot.engine.state`). They are plain dicts at run
+A game's state is a fold over these (see :mod:`bot.engine.fold`). They are plain dicts at run
 time, so the log is JSON as it stands; TypedDicts let the type checker see each shape. They live
 by area in the ``events_*`` modules (game, turns, rolls, effects, cards); this module gathers
 them, and callers import every event from here. Every event has a ``type``; the export writes
