@@ -49,6 +49,7 @@ from bot.engine.errors import (
     UnknownTableError,
 )
 from bot.engine.events import Event
+from bot.engine.fold import fold
 from bot.engine.game import Game
 from bot.engine.lifegain import LifeGain
 from bot.engine.model import (
@@ -74,7 +75,7 @@ from bot.engine.model import (
     ZonePolicy,
 )
 from bot.engine.resolve import Resolution, Resolver
-from bot.engine.state import GameState, Phase, Status, fold
+from bot.engine.state import GameState, Phase, Status
 
 __all__ = [
     "ACTIONS",

@@ -13,8 +13,9 @@ from bot.engine.actions import Action
 from bot.engine.authority import require_playing
 from bot.engine.errors import ChoicePendingError, NotInGameError, RulesError
 from bot.engine.events import Event
+from bot.engine.fold import apply
 from bot.engine.model import PlayerId, Ruleset
-from bot.engine.state import GameState, Player, apply
+from bot.engine.state import GameState, Player
 
 
 class Context:

@@ -19,8 +19,9 @@ from bot.engine.context import Context
 from bot.engine.errors import GameOverError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
 from bot.engine.fairness import commitment
+from bot.engine.fold import apply, fold
 from bot.engine.model import PlayerId, Ruleset, StartRoll
-from bot.engine.state import GameState, Phase, apply, fold
+from bot.engine.state import GameState, Phase
 
 Handler = Callable[[Context, Any], None]
 

@@ -1,0 +1,87 @@
+"""The events of rolling: a roll on a list, the stack of a turn's rolls, counters and forks, the
+roll budget, and the choices a result asks of a player.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+from bot.engine.events_game import Json
+
+
+class EntryRef(TypedDict):
+    id: str
+    name: str
+
+
+class InlineDice(TypedDict):
+    expr: str
+    faces: list[int]
+    total: int
+
+
+class Roll(TypedDict):
+    """One roll on a list (or one chaos card), honoured or ignored."""
+
+    type: Literal["roll"]
+    id: int
+    turn: int
+    player: str
+    table: str
+    dice: list[int]
+    result: int
+    entry: EntryRef
+    depth: int
+    parent: int | None
+    ignored: bool
+    reason: str | None
+    text: str
+    inline: list[InlineDice]
+    slot: str | None
+
+
+class BudgetExhausted(TypedDict):
+    type: Literal["budget_exhausted"]
+    root: int
+    rolls: int
+    depth: int
+    message: str
+
+
+class StackPushed(TypedDict):
+    """A roll, counter or fork went on the stack of this turn's rolls."""
+
+    type: Literal["stack"]
+    item: int
+    kind: Literal["roll", "counter", "fork"]
+    player: str
+    target: int | None
+    table: str | None
+    entry: str | None
+    dice: list[int]
+    result: int
+    # Why a roll was made: "turn" (the turn's chaos roll or card), "extra" (an extra roll a
+    # referee asked for), "list" (a roll on a named list), "global" (the start list: a Global
+    # or a world), "spite"; None for a counter or a fork. Logs from before it have none.
+    purpose: NotRequired[str | None]
+
+
+class StackCountered(TypedDict):
+    type: Literal["countered"]
+    item: int
+    by: int
+    countered: bool
+
+
+class ChoiceOffered(TypedDict):
+    type: Literal["choice_offered"]
+    player: str
+    kind: Literal["keep", "half", "spite", "life_if", "life_amount", "loss"]
+    options: list[EntryRef]
+    context: Json
+
+
+class ChoiceMade(TypedDict):
+    type: Literal["choice_made"]
+    player: str
+    option: str
