@@ -69,13 +69,13 @@ def start_turn(ctx: Context, player: PlayerId, *, extra: bool) -> None:
 def next_turn(ctx: Context, action: act.NextTurn) -> None:
     ctx.require_playing()
     ctx.require_no_choice()
-    require(ctx.state.face_down is None, "the face-down chaos card must be revealed first")
+    require(ctx.state.face_down is None, "the face-down chaos card must be revealed first (`chaos reveal`)")
     state = ctx.state
     if not state.rolled and state.active is not None:
         if not action.override:
             raise RollRequiredError(
-                f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet"
-                " (a referee can override)"
+                f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet: `chaos roll`"
+                " first (a referee may end the turn without it: `turn next override`)"
             )
         ctx.emit({"type": "roll_waived", "turn": state.turn, "by": action.actor})
     end_turn(ctx)

@@ -78,7 +78,7 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
     extra = " (an extra turn)" if state.extra_turn else ""
     if state.active is None:
         whose = f"{names.player(state.current)}'s turn{extra}, but they've left the table"
-        return f"turn {state.turn} — {whose}: `turn next` moves on."
+        return f"turn {state.turn} — {whose}: {_moving_on(state, names)}."
     whose = f"{names.player(state.active)}'s turn"
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
         roll = "a chaos card lies face down: `chaos reveal`"
@@ -87,6 +87,29 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
     else:
         roll = "this turn's chaos roll is still to make: `chaos roll`"
     return f"turn {state.turn} — {whose}{extra}; {roll}."
+
+
+def _moving_on(state: GameState, names: Names) -> str:
+    """How a turn nobody is playing ends, in words that name only what would be allowed now:
+    a pending choice comes first (its player comes back to make it, if they are away), and
+    when everyone still in the game is away, someone must come back (or a referee moves on)."""
+    pending = state.pending
+    if pending is not None:
+        chooser = state.players.get(pending.player)
+        back = " comes back (`player back`) and" if _away(chooser) else ""
+        return f"`turn next` moves on once {names.player(pending.player)}{back} chooses"
+    host = state.players.get(state.host)
+    present = any(p.status is Status.PLAYING for p in state.players.values())
+    if not present and _away(host):
+        return (
+            "everyone has stepped away, so `player back` comes first (a referee may also move on"
+            " with `turn next`)"
+        )
+    return "anyone at the table moves on with `turn next`"
+
+
+def _away(player: Player | None) -> bool:
+    return player is not None and player.status is Status.AWAY
 
 
 def _marks(state: GameState, player: Player, once: bool) -> str:
