@@ -222,7 +222,8 @@ def _player(state: GameState, action: a.Action, can: Ability) -> None:
     if who is not None and who != action.actor:
         seat = state.players.get(who)
         name = seat.name if seat is not None else "that player"
-        away = f" ({name} is away for now)" if seat is not None and seat.status is Status.AWAY else ""
+        gone = seat is not None and seat.status is Status.AWAY
+        away = f" ({name} is away for now)" if gone else ""
         raise NotYourTurnError(f"only {name}, the host or a referee can {can.what}{away}")
 
 

@@ -69,7 +69,10 @@ def start_turn(ctx: Context, player: PlayerId, *, extra: bool) -> None:
 def next_turn(ctx: Context, action: act.NextTurn) -> None:
     ctx.require_playing()
     ctx.require_no_choice()
-    require(ctx.state.face_down is None, "the face-down chaos card must be revealed first (`chaos reveal`)")
+    require(
+        ctx.state.face_down is None,
+        "the face-down chaos card must be revealed first (`chaos reveal`)",
+    )
     state = ctx.state
     if not state.rolled and state.active is not None:
         if not action.override:

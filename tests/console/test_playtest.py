@@ -65,7 +65,8 @@ def test_an_away_spiting_player_is_told_to_come_back_before_the_turn_moves_on(
         "--seed",
         "3",
         stdin="chaos roll\nchaos roll\nchaos reveal\nturn next\nas Bob: chaos spite\n"
-        "as Bob: player away\ngame status\nturn next\nas Bob: player back\nas Bob: chaos choose 2\n",
+        "as Bob: player away\ngame status\nturn next\nas Bob: player back\n"
+        "as Bob: chaos choose 2\n",
     )
     assert_in_order(
         stdout,
