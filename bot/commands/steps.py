@@ -12,6 +12,7 @@ from enum import StrEnum
 from bot.engine.model import ChaosSource, Ruleset
 from bot.engine.offers import open_offers
 from bot.engine.state import GameState, Phase
+from bot.engine.turns import nobody_can_play
 
 MAX_OPTION_BUTTONS = 5  # more options than this go into one "choose" button and a menu
 MAX_OFFER_BUTTONS = 10  # one per offered list; the rest are taken with `/chaos roll list:`
@@ -58,6 +59,8 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
     if state.active is not None and not state.rolled:
         roll = "Draw chaos card" if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
         return [Step(StepKind.ROLL, roll), *offers]  # Next turn would only be refused now
+    if nobody_can_play(state):
+        return offers  # everyone is away until they come back: Next turn would be refused
     return [*offers, Step(StepKind.NEXT, "Next turn")]
 
 

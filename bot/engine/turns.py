@@ -16,7 +16,7 @@ from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesE
 from bot.engine.events import EffectEnded, TurnOrderChanged, TurnSkipped
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.offers import lapse_offers, withdraw_offer
-from bot.engine.state import Phase, Status
+from bot.engine.state import GameState, Phase, Status
 
 # A table has at most this many seats: enough for any Chaos Magic pod, and few enough that the
 # lobby's board fits in one Discord message (tests/client measures it with long names).
@@ -125,7 +125,18 @@ def following(ctx: Context) -> PlayerId:
         if candidate.status is not Status.PLAYING:
             continue
         return candidate.id
-    raise RulesError("nobody can take the next turn: everyone left is away")
+    raise RulesError(
+        "nobody can take the next turn: everyone left is away (`player back` brings a player back)"
+    )
+
+
+def nobody_can_play(state: GameState) -> bool:
+    """Whether no next turn can start: nobody is at the table, and every player who is away
+    stays away until `player back` (a counted absence ends by itself)."""
+    players = state.players.values()
+    return all(p.status is not Status.PLAYING for p in players) and not any(
+        p.status is Status.AWAY and p.away_turns is not None for p in players
+    )
 
 
 def _passed_over(ctx: Context, player_id: PlayerId, *, extra: bool) -> bool:

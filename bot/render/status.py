@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
+from bot.engine.turns import nobody_can_play
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
 from bot.render.names import Names
 
@@ -92,19 +93,17 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
 def _moving_on(state: GameState, names: Names) -> str:
     """How a turn nobody is playing ends, in words that name only what would be allowed now:
     a pending choice comes first (its player comes back to make it, if they are away), and
-    when everyone still in the game is away, someone must come back (or a referee moves on)."""
+    when everyone still in the game is away, someone must come back (a referee may move on
+    only if someone's absence ends by itself)."""
     pending = state.pending
     if pending is not None:
         chooser = state.players.get(pending.player)
         back = " comes back (`player back`) and" if _away(chooser) else ""
         return f"`turn next` moves on once {names.player(pending.player)}{back} chooses"
-    host = state.players.get(state.host)
-    present = any(p.status is Status.PLAYING for p in state.players.values())
-    if not present and _away(host):
-        return (
-            "everyone has stepped away, so `player back` comes first (a referee may also move on"
-            " with `turn next`)"
-        )
+    if nobody_can_play(state):
+        return "everyone has stepped away, so `player back` comes first"
+    if not any(p.status is Status.PLAYING for p in state.players.values()):
+        return "everyone has stepped away: `player back`, or a referee moves on with `turn next`"
     return "anyone at the table moves on with `turn next`"
 
 

@@ -24,7 +24,7 @@ def test_a_table_where_everyone_stepped_away_is_told_to_come_back_not_to_pass(
         stdout,
         r"> game status",
         r".*turn 1 — Ann's turn, but they've left the table: everyone has stepped away, so"
-        r" `player back` comes first \(a referee may also move on with `turn next`\)\.",
+        r" `player back` comes first\.",
         r"> turn next",
         r"! Ann is away: the one thing a player who is away can do is come back \(`player back`\)",
         r"> as Ann: player back",

@@ -225,7 +225,7 @@ def test_deck_transcript(tmp_path: Path) -> None:
         r"> chaos roll",
         r"Ann draws a chaos card face down; `chaos reveal` turns it up once everyone has passed\.",
         r"> turn next",
-        r"! the face-down chaos card must be revealed first",
+        r"! the face-down chaos card must be revealed first \(`chaos reveal`\)",
         r"> chaos reveal",
         r"Ann's card from the Chaos deck: .+",
         r"> as Cy: chaos spite poison",
