@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
+from bot.engine.offers import held_away
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
 from bot.engine.turns import nobody_can_play
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
@@ -40,7 +41,11 @@ def offer_lines(state: GameState, names: Names) -> list[str]:
     """The rolls results have offered and nobody has taken yet (they lapse at turn end)."""
     return [
         f"Offered to {names.player(o.player)} by {o.name}: a roll on {offered(o.tables, names)}"
-        f" (`chaos roll {o.tables[0]}`)"
+        + (
+            f" ({names.player(o.player)} is away: it waits for them until the turn ends)"
+            if held_away(state, o)
+            else f" (`chaos roll {o.tables[0]}`)"
+        )
         for o in state.offers.values()
     ]
 

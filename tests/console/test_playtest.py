@@ -93,12 +93,15 @@ def test_a_roll_offered_to_a_player_who_stepped_away_waits_for_them(tmp_path: Pa
         "Ann,Bob,Cy",
         "--seed",
         "39",
-        stdin="chaos roll\nas Ann: player away\nas Bob: chaos roll vortex\n"
+        stdin="chaos roll\nas Ann: player away\ngame status\nas Bob: chaos roll vortex\n"
         "as Ann: player back\nas Ann: chaos roll vortex\n",
     )
     assert_in_order(
         stdout,
         r" +\? Ann may roll on The Vortex \(offered by Gift Economy\): `chaos roll vortex`\.",
+        r"> game status",
+        r"Offered to Ann by Gift Economy: a roll on The Vortex \(Ann is away: it waits for them"
+        r" until the turn ends\)",
         r"> as Bob: chaos roll vortex",
         r"! only Ann, the host or a referee can take a roll a result offered \(Ann is away for"
         r" now\)",

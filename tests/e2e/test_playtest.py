@@ -3,7 +3,8 @@ to do must be something they may do then."""
 
 from __future__ import annotations
 
-from tests.e2e.table import Table, board_of, labels, refused, text_of
+from tests.e2e.table import Table, board_of, labels, refused, seed_where, text_of
+from tests.e2e.test_offers import offers_the_vortex
 from tests.fakediscord.plugin import aio
 
 
@@ -41,3 +42,22 @@ async def test_a_missing_chaos_roll_says_how_to_make_it_or_override(fake_discord
             "`/chaos roll` first",
             "`/turn next override:True`",
         )
+
+
+@aio
+async def test_the_board_lists_open_offers_and_hides_the_button_of_an_away_player(
+    fake_discord, tmp_path
+):
+    seed = seed_where("lists", offers_the_vortex)
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("lists", seed=seed)
+        await t.slash("chaos roll", user=owner)
+        board = await board_of(t)
+        assert "Offered to owner by" in text_of(board)
+        assert "(`/chaos roll list:vortex`)" in text_of(board)
+        assert labels(board) == ["Roll on The Vortex", "Next turn"]
+
+        await t.slash("player away", user=owner)
+        board = await board_of(t)
+        assert "(owner is away: it waits for them until the turn ends)" in text_of(board)
+        assert labels(board) == ["Next turn"]
