@@ -92,7 +92,7 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
 
     @app_commands.command(
         name="global",
-        description="Roll on the start list again: a new Global or world (deck: next card)",
+        description="A new Global or world from the start list or Global deck (host or referee)",
     )
     async def global_(self, interaction: Interaction) -> None:
         await self.bot.play.act(

@@ -33,7 +33,9 @@ class TurnCog(commands.GroupCog, group_name="turn"):
             lambda who, _: a.NextTurn(actor=who.id, referee=who.referee, override=override),
         )
 
-    @app_commands.command(name="extra", description="A player takes an extra turn after this one")
+    @app_commands.command(
+        name="extra", description="A player takes an extra turn after this one (host or referee)"
+    )
     @app_commands.describe(player="Who takes it (the active player, if left out)")
     @app_commands.autocomplete(player=choices.players)
     async def extra(self, interaction: Interaction, player: Name | None = None) -> None:
@@ -44,7 +46,9 @@ class TurnCog(commands.GroupCog, group_name="turn"):
             ),
         )
 
-    @app_commands.command(name="skip", description="A player skips their next turn")
+    @app_commands.command(
+        name="skip", description="A player skips their next turn (host or referee)"
+    )
     @app_commands.describe(player="Who skips (the active player, if left out)")
     @app_commands.autocomplete(player=choices.players)
     async def skip(self, interaction: Interaction, player: Name | None = None) -> None:
@@ -55,7 +59,7 @@ class TurnCog(commands.GroupCog, group_name="turn"):
             ),
         )
 
-    @app_commands.command(name="reverse", description="Play changes direction")
+    @app_commands.command(name="reverse", description="Play changes direction (host or referee)")
     async def reverse(self, interaction: Interaction) -> None:
         await self.bot.play.act(
             interaction, lambda who, _: a.Reverse(actor=who.id, referee=who.referee)

@@ -31,6 +31,7 @@ from bot.render import (
     effect_section,
     fairness_lines,
     middle_section,
+    offer_lines,
     pending_line,
     render_status,
     seat_lines,
@@ -65,6 +66,7 @@ def board_embed(game: Game) -> discord.Embed:
         pending = _pending(state, names)
         if pending is not None:
             about.append(plain(pending))
+        about += map(plain, offer_lines(state, names))
     embed = discord.Embed(
         title=title,
         description=clip("\n".join(about), _DESCRIPTION_CAP),

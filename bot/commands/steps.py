@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine.model import ChaosSource, Ruleset
-from bot.engine.offers import open_offers
+from bot.engine.offers import held_away, open_offers
 from bot.engine.state import GameState, Phase
+from bot.engine.turns import nobody_can_play
 
 MAX_OPTION_BUTTONS = 5  # more options than this go into one "choose" button and a menu
 MAX_OFFER_BUTTONS = 10  # one per offered list; the rest are taken with `/chaos roll list:`
@@ -52,13 +53,25 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
         return [Step(StepKind.REVEAL, "Reveal")]
     offers = [
-        Step(StepKind.OFFER, _short(f"Roll on {_called(ruleset, table)}"), number)
-        for number, (_, table) in enumerate(open_offers(state), 1)
+        Step(StepKind.OFFER, _short(_offer_label(state, ruleset, offer_id, table)), number)
+        for number, (offer_id, table) in enumerate(open_offers(state), 1)
+        if not held_away(state, state.offers[offer_id])  # nobody may take it while they're away
     ][:MAX_OFFER_BUTTONS]
     if state.active is not None and not state.rolled:
         roll = "Draw chaos card" if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
         return [Step(StepKind.ROLL, roll), *offers]  # Next turn would only be refused now
+    if nobody_can_play(state):
+        return offers  # everyone is away until they come back: Next turn would be refused
     return [*offers, Step(StepKind.NEXT, "Next turn")]
+
+
+def _offer_label(state: GameState, ruleset: Ruleset, offer_id: int, table: str) -> str:
+    """``Roll on The Vortex`` for the active player's offer; another player's (a spite roll's,
+    made off their turn) names them, so the table sees whose button it is."""
+    owner = state.offers[offer_id].player
+    if owner == state.active or owner not in state.players:
+        return f"Roll on {_called(ruleset, table)}"
+    return f"{state.players[owner].name}: roll on {_called(ruleset, table)}"
 
 
 def _called(ruleset: Ruleset, table: str) -> str:

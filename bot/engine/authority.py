@@ -220,8 +220,11 @@ def _seated(state: GameState, action: a.Action, can: Ability) -> None:
 def _player(state: GameState, action: a.Action, can: Ability) -> None:
     who = subject(state, action)
     if who is not None and who != action.actor:
-        name = state.players[who].name if who in state.players else "that player"
-        raise NotYourTurnError(f"only {name}, the host or a referee can {can.what}")
+        seat = state.players.get(who)
+        name = seat.name if seat is not None else "that player"
+        gone = seat is not None and seat.status is Status.AWAY
+        away = f" ({name} is away for now)" if gone else ""
+        raise NotYourTurnError(f"only {name}, the host or a referee can {can.what}{away}")
 
 
 def _active(state: GameState, action: a.Action, can: Ability) -> None:

@@ -18,7 +18,7 @@ from bot.engine.model import (
     PlayerId,
     TableId,
 )
-from bot.engine.offers import offer_reason, offered_to, take_offer
+from bot.engine.offers import offer_reason, offered_to, take_offer, waiting_offer
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
 from bot.engine.turns import end_effect
@@ -43,6 +43,14 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
             resolution.steps[0].roll["reason"] = offer_reason(offer)
             record(ctx, resolution, kind="roll", purpose="offered")
             return
+        waiting = waiting_offer(ctx.state, action.table)
+        if waiting is not None:
+            who = ctx.name(waiting.player)
+            raise RulesError(
+                f"the roll {waiting.name} offered is {who}'s, and {who} is away: nobody rolls"
+                f" for a player who is away. It waits for {who} (`player back`) until the turn"
+                " ends"
+            )
     ctx.require_no_choice()
     ruleset, state = ctx.ruleset, ctx.state
     purpose = "extra" if action.extra else "list" if action.table is not None else "turn"
@@ -57,7 +65,7 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
         )
     if ruleset.chaos is ChaosSource.DECK:
         require(action.table is None, "this ruleset draws chaos cards; it has no lists to roll on")
-        require(state.face_down is None, "reveal the face-down chaos card first")
+        require(state.face_down is None, "reveal the face-down chaos card first (`chaos reveal`)")
     if purpose == "turn" and state.rolled:
         raise RulesError(already_rolled(ctx))
     if ruleset.chaos is ChaosSource.DECK:

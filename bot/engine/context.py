@@ -15,7 +15,7 @@ from bot.engine.errors import ChoicePendingError, NotInGameError, RulesError
 from bot.engine.events import Event
 from bot.engine.fold import apply
 from bot.engine.model import PlayerId, Ruleset
-from bot.engine.state import GameState, Player
+from bot.engine.state import GameState, Player, Status
 
 
 class Context:
@@ -61,9 +61,12 @@ class Context:
     def require_no_choice(self) -> None:
         pending = self.state.pending
         if pending is not None:
+            chooser = self.state.players.get(pending.player)
+            away = chooser is not None and chooser.status is Status.AWAY
+            back = ": they're away, so `player back` comes first" if away else ""
             raise ChoicePendingError(
                 f"{self.name(pending.player)} must choose first"
-                f" ({', '.join(name for _, name in pending.options)})"
+                f" ({', '.join(name for _, name in pending.options)}){back}"
             )
 
     def roller(self) -> PlayerId:

@@ -42,18 +42,31 @@ def offered_to(
 ) -> PendingOffer | None:
     """The pending offer that lets `actor` roll on `table` now, or None.
 
-    The player it was made to may take it (unless they are away); the host and referees may
-    take anyone's. With several, the oldest comes first.
+    The player it was made to may take it, and the host and referees may take anyone's, but
+    not while that player is away: nobody rolls for a player who is away (the offer waits for
+    them until the turn ends). With several, the oldest comes first.
     """
     official = referee or actor == state.host
     for offer_id in sorted(state.offers):
         offer = state.offers[offer_id]
-        if table not in offer.tables:
+        if table not in offer.tables or held_away(state, offer):
             continue
-        if official:
+        if official or offer.player == actor:
             return offer
-        owner = state.players.get(offer.player)
-        if offer.player == actor and owner is not None and owner.status is not Status.AWAY:
+    return None
+
+
+def held_away(state: GameState, offer: PendingOffer) -> bool:
+    """Whether the player `offer` was made to is away (so nobody may take it for now)."""
+    owner = state.players.get(offer.player)
+    return owner is not None and owner.status is Status.AWAY
+
+
+def waiting_offer(state: GameState, table: TableId) -> PendingOffer | None:
+    """An open offer on `table` whose player is away, if there is one (the oldest)."""
+    for offer_id in sorted(state.offers):
+        offer = state.offers[offer_id]
+        if table in offer.tables and held_away(state, offer):
             return offer
     return None
 

@@ -16,7 +16,7 @@ from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesE
 from bot.engine.events import EffectEnded, TurnOrderChanged, TurnSkipped
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.offers import lapse_offers, withdraw_offer
-from bot.engine.state import Phase, Status
+from bot.engine.state import GameState, Phase, Status
 
 # A table has at most this many seats: enough for any Chaos Magic pod, and few enough that the
 # lobby's board fits in one Discord message (tests/client measures it with long names).
@@ -69,13 +69,16 @@ def start_turn(ctx: Context, player: PlayerId, *, extra: bool) -> None:
 def next_turn(ctx: Context, action: act.NextTurn) -> None:
     ctx.require_playing()
     ctx.require_no_choice()
-    require(ctx.state.face_down is None, "the face-down chaos card must be revealed first")
+    require(
+        ctx.state.face_down is None,
+        "the face-down chaos card must be revealed first (`chaos reveal`)",
+    )
     state = ctx.state
     if not state.rolled and state.active is not None:
         if not action.override:
             raise RollRequiredError(
-                f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet"
-                " (a referee can override)"
+                f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet: `chaos roll`"
+                " first (a referee may end the turn without it: `turn next override`)"
             )
         ctx.emit({"type": "roll_waived", "turn": state.turn, "by": action.actor})
     end_turn(ctx)
@@ -122,7 +125,18 @@ def following(ctx: Context) -> PlayerId:
         if candidate.status is not Status.PLAYING:
             continue
         return candidate.id
-    raise RulesError("nobody can take the next turn: everyone left is away")
+    raise RulesError(
+        "nobody can take the next turn: everyone left is away (`player back` brings a player back)"
+    )
+
+
+def nobody_can_play(state: GameState) -> bool:
+    """Whether no next turn can start: nobody is at the table, and every player who is away
+    stays away until `player back` (a counted absence ends by itself)."""
+    players = state.players.values()
+    return all(p.status is not Status.PLAYING for p in players) and not any(
+        p.status is Status.AWAY and p.away_turns is not None for p in players
+    )
 
 
 def _passed_over(ctx: Context, player_id: PlayerId, *, extra: bool) -> bool:

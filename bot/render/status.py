@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
+from bot.engine.offers import held_away
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
+from bot.engine.turns import nobody_can_play
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
 from bot.render.names import Names
 
@@ -39,7 +41,11 @@ def offer_lines(state: GameState, names: Names) -> list[str]:
     """The rolls results have offered and nobody has taken yet (they lapse at turn end)."""
     return [
         f"Offered to {names.player(o.player)} by {o.name}: a roll on {offered(o.tables, names)}"
-        f" (`chaos roll {o.tables[0]}`)"
+        + (
+            f" ({names.player(o.player)} is away: it waits for them until the turn ends)"
+            if held_away(state, o)
+            else f" (`chaos roll {o.tables[0]}`)"
+        )
         for o in state.offers.values()
     ]
 
@@ -78,7 +84,7 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
     extra = " (an extra turn)" if state.extra_turn else ""
     if state.active is None:
         whose = f"{names.player(state.current)}'s turn{extra}, but they've left the table"
-        return f"turn {state.turn} — {whose}: `turn next` moves on."
+        return f"turn {state.turn} — {whose}: {_moving_on(state, names)}."
     whose = f"{names.player(state.active)}'s turn"
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
         roll = "a chaos card lies face down: `chaos reveal`"
@@ -87,6 +93,27 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
     else:
         roll = "this turn's chaos roll is still to make: `chaos roll`"
     return f"turn {state.turn} — {whose}{extra}; {roll}."
+
+
+def _moving_on(state: GameState, names: Names) -> str:
+    """How a turn nobody is playing ends, in words that name only what would be allowed now:
+    a pending choice comes first (its player comes back to make it, if they are away), and
+    when everyone still in the game is away, someone must come back (a referee may move on
+    only if someone's absence ends by itself)."""
+    pending = state.pending
+    if pending is not None:
+        chooser = state.players.get(pending.player)
+        back = " comes back (`player back`) and" if _away(chooser) else ""
+        return f"`turn next` moves on once {names.player(pending.player)}{back} chooses"
+    if nobody_can_play(state):
+        return "everyone has stepped away, so `player back` comes first"
+    if not any(p.status is Status.PLAYING for p in state.players.values()):
+        return "everyone has stepped away: `player back`, or a referee moves on with `turn next`"
+    return "anyone at the table moves on with `turn next`"
+
+
+def _away(player: Player | None) -> bool:
+    return player is not None and player.status is Status.AWAY
 
 
 def _marks(state: GameState, player: Player, once: bool) -> str:

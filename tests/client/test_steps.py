@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.client.buttons import GameButton, PickMenu, custom_id, steps_view
 from bot.commands.steps import MAX_OPTION_BUTTONS, Step, StepKind, next_steps
+from bot.engine import Offer, SpitePolicy
 from bot.engine import actions as a
 from bot.engine.game import Game
 from bot.engine.state import Pending
 from bot.tables import find_ruleset
+from tests.engine.test_offers import offering
+from tests.engine.tiny import entry, fixed, new_game
 
 
 def begun(ruleset: str, seed: int = 7) -> Game:
@@ -93,3 +98,46 @@ def test_a_menu_id_is_not_mistaken_for_a_button() -> None:
     assert GameButton.__discord_ui_compiled_template__.fullmatch("cr:menu:1:4") is None
     assert PickMenu.__discord_ui_compiled_template__.fullmatch("cr:menu:1:4") is not None
     assert GameButton.__discord_ui_compiled_template__.fullmatch("cr:pick:1:4") is not None
+
+
+def offering_game() -> Game:
+    """Ann, Bob and Cy at a tiny table where every chaos roll offers a roll on the Vortex, and
+    a spite roll offers one on the creature list."""
+    spite = entry("sp", "Parting Gift", offers=(Offer(("mild",)),))
+    rules = offering()
+    rules = replace(
+        rules,
+        tables={**rules.tables, "spite": fixed("spite", spite)},
+        spite=SpitePolicy.SPITE_TABLE,
+        spite_table="spite",
+    )
+    return new_game(rules, players=("ann", "bob", "cy"))
+
+
+def labels_of(game: Game) -> list[str]:
+    return [s.label for s in next_steps(game.state, game.ruleset)]
+
+
+def test_an_offer_button_names_its_player_unless_it_is_the_active_players() -> None:
+    game = offering_game()
+    game.act(a.RollChaos(actor="ann"))  # Ann's Portal: the Vortex, one of the creature lists
+    assert labels_of(game) == [
+        "Roll on vortex",
+        "Roll on mild",
+        "Roll on strong",
+        "Next turn",
+    ]
+    game.act(a.Spite(actor="bob"))  # Bob is out on Ann's turn; his spite roll offers "mild"
+    assert "Bob: roll on mild" in labels_of(game)
+
+
+def test_an_offer_of_a_player_who_stepped_away_has_no_button_while_they_are_away() -> None:
+    game = offering_game()
+    game.act(a.NextTurn(actor="ann", override=True))
+    game.act(a.RollChaos(actor="bob"))
+    game.act(a.Away(actor="bob"))
+    assert labels_of(game) == ["Next turn"]  # nobody may take Bob's offers for him
+    game.act(a.Back(actor="bob"))
+    steps = next_steps(game.state, game.ruleset)
+    assert [s.label for s in steps][:1] == ["Roll on vortex"]
+    assert steps[0].option == 1  # still numbered among every open offer

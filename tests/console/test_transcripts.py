@@ -100,7 +100,8 @@ def test_classic_transcript(tmp_path: Path) -> None:
         r" +\+ #\d+ .+ stays in play as a world enchantment\.",
         r"── Turn 1 — Ann ──",
         r"> turn next",
-        r"! Ann hasn't made this turn's chaos roll yet \(a referee can override\)",
+        r"! Ann hasn't made this turn's chaos roll yet: `chaos roll` first \(a referee may end"
+        r" the turn without it: `turn next override`\)",
         r"> chaos roll",
         r"Ann rolls Chaos List d20×d10 \[\d+, \d+\] = \d+ → #\d+ .+",
         r"> chaos rol",
@@ -224,7 +225,7 @@ def test_deck_transcript(tmp_path: Path) -> None:
         r"> chaos roll",
         r"Ann draws a chaos card face down; `chaos reveal` turns it up once everyone has passed\.",
         r"> turn next",
-        r"! the face-down chaos card must be revealed first",
+        r"! the face-down chaos card must be revealed first \(`chaos reveal`\)",
         r"> chaos reveal",
         r"Ann's card from the Chaos deck: .+",
         r"> as Cy: chaos spite poison",

@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 
 from bot.engine import (
+    Away,
+    Back,
     Counter,
     Game,
     Kind,
@@ -15,6 +17,7 @@ from bot.engine import (
     NotYourTurnError,
     Offer,
     RollChaos,
+    RulesError,
     Ruleset,
     Spite,
     SpitePolicy,
@@ -111,6 +114,27 @@ def test_the_host_or_a_referee_may_take_the_rollers_offer_but_nobody_else() -> N
     [taken] = of_type(events, "offer_taken")
     [roll] = of_type(events, "roll")
     assert (taken["by"], roll["player"]) == ("ann", "bob")  # still Bob's roll
+
+
+def test_nobody_takes_an_offer_while_its_player_is_away_and_it_waits_for_them() -> None:
+    """Nobody rolls for a player who is away, an offered roll included: the referee is told
+    whose it is and that it waits, and once the player is back they take it themselves."""
+    game = new_game(offering(), players=("ann", "bob", "cy"))
+    game.act(NextTurn(actor="ann", override=True))
+    game.act(RollChaos(actor="bob"))  # Bob's Portal
+    game.act(Away(actor="bob"))
+
+    assert offered_to(game.state, "ann", "vortex") is None
+    with pytest.raises(RulesError, match="Bob is away: nobody rolls for a player who is away"):
+        game.act(RollChaos(actor="cy", referee=True, table="vortex"))
+    with pytest.raises(NotYourTurnError, match=r"\(Bob is away for now\)"):
+        game.act(RollChaos(actor="cy", table="vortex"))
+    assert not of_type(game.events, "offer_taken")
+
+    game.act(Back(actor="bob"))
+    events = game.act(RollChaos(actor="bob", table="vortex"))
+    [roll] = of_type(events, "roll")
+    assert (roll["player"], roll["table"]) == ("bob", "vortex")
 
 
 def test_a_spiting_player_may_take_their_spite_rolls_offer_off_turn() -> None:
