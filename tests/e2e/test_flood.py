@@ -6,19 +6,18 @@ The flood test prints the probe's latency; run it with ``-s`` to read it.
 from __future__ import annotations
 
 import asyncio
-import statistics
 import time
 from pathlib import Path
 from typing import Any
 
 from bot.client.errors import APOLOGY
 from bot.uploadlimits import UploadLimits
+from tests.e2e.probe import Probe
 from tests.e2e.table import JSON, Table, is_ephemeral, text_of
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
 
 FLOODERS = 20
-PROBE_LIMIT = 1.0  # seconds: another channel's command must be answered within this
 FLOOD_TIMEOUT = 120.0  # seconds for every flooder's answer, on a slow shared machine
 
 
@@ -54,30 +53,15 @@ async def _flood(fake: FakeDiscord, tmp_path: Path) -> None:
     async with fake, Table.open(fake, tmp_path) as t:
         users = [fake.add_user(f"flooder{n}") for n in range(FLOODERS)]
         files = [fake.attachment(f"flood{n}.yaml", data) for n in range(FLOODERS)]
-        latencies: list[float] = []
-        flooding = True
-
-        async def probe() -> None:
-            # A command is due every 50 ms, as if someone typed it; its latency runs from when
-            # it was due, so a stalled event loop counts even while the probe itself waits.
-            while flooding:
-                due = time.perf_counter() + 0.05
-                await asyncio.sleep(0.05)
-                _, body = await fake.slash("roll dice", {"expr": "1d6"}, channel=lobby)
-                latencies.append(time.perf_counter() - due)
-                assert "1d6" in text_of(body)
-
-        prober = asyncio.create_task(probe())
         started = time.perf_counter()
-        answers = await asyncio.gather(
-            *(
-                answer_of(t, "table validate", {"file": f}, u)
-                for f, u in zip(files, users, strict=True)
+        async with Probe(fake, lobby) as probe:
+            answers = await asyncio.gather(
+                *(
+                    answer_of(t, "table validate", {"file": f}, u)
+                    for f, u in zip(files, users, strict=True)
+                )
             )
-        )
         flood_time = time.perf_counter() - started
-        flooding = False
-        await prober
 
         for body in answers:  # every flooder got a sentence, none the apology
             assert is_ephemeral(body)
@@ -86,11 +70,9 @@ async def _flood(fake: FakeDiscord, tmp_path: Path) -> None:
             assert APOLOGY not in text_of(body)
         print(
             f"\n{FLOODERS} validates of {len(data) // 1024} KB answered in {flood_time:.1f} s;"
-            f" probe /roll in another channel: {len(latencies)} answers, median"
-            f" {statistics.median(latencies) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
+            f" {probe.summary()}"
         )
-        assert max(latencies) < PROBE_LIMIT
-        assert len(latencies) >= 5
+        probe.check()
 
 
 @aio
