@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from bot.engine import actions as a
-from bot.engine import authority, chaos, counters, decks, spite, streams, turns, zones
+from bot.engine import authority, chaos, counters, decks, limits, spite, streams, turns, zones
 from bot.engine.context import Context
-from bot.engine.errors import GameOverError, NothingToUndoError
+from bot.engine.errors import GameOverError, GameTooLargeError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
 from bot.engine.fairness import commitment
 from bot.engine.fold import apply, fold
@@ -140,6 +140,14 @@ class Game:
         """Carry out `action` and return its events; raises ChaosError and changes nothing if
         the action isn't allowed.
         """
+        # A game as large as a game may be can still end (see bot.engine.limits).
+        full = limits.log_problem(len(self.events))
+        if (
+            full is not None
+            and self.state.phase is not Phase.ENDED
+            and not isinstance(action, a.End)
+        ):
+            raise GameTooLargeError(full)
         if isinstance(action, a.Undo):
             return self._undo(action)
         if self.state.phase is Phase.ENDED:
@@ -151,6 +159,9 @@ class Game:
         ctx.emit(taken)
         HANDLERS[type(action)](ctx, action)
         _settle(ctx)
+        crowded = limits.effects_problem(len(self.state.effects), len(ctx.state.effects))
+        if crowded is not None:
+            raise GameTooLargeError(crowded)
         self.state = ctx.state
         self.events.extend(ctx.events)
         self._seq += 1

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -52,7 +52,7 @@ _GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated,
 _ENCODER = json.JSONEncoder(separators=(",", ":"))  # one encoder: json.dumps makes one per call
 
 
-def _decode(rows: Sequence[Any]) -> list[Event]:
+def _decode(rows: Iterable[Any]) -> list[Event]:
     return [cast(Event, json.loads(row[0])) for row in rows]
 
 
