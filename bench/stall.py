@@ -1,15 +1,16 @@
 """Probe: how long one game's size-proportional work holds up every other server.
 
-Builds a long classic game (``--events``, 60,000 by default: far more than any real game),
-stores it, and then, while another scope's probe wakes every 5 ms and records how late it
-woke (the event-loop stall any other server's command would feel), it
+Builds a long classic game (``--events``, by default just under the most a game may hold: far
+more than any real game, see :mod:`bot.engine.limits`), stores it, and then, while another
+scope's probe wakes every 5 ms and records how late it woke (the event-loop stall any other
+server's command would feel), it
 
 * exports the long game ``--repeat`` times (``/game export``, the console's ``game export``);
 * undoes its last action and does it again, ``--repeat`` times (``/undo``).
 
 Run from the repository root::
 
-    python bench/stall.py [--events 60000] [--repeat 5]
+    python bench/stall.py [--events 49000] [--repeat 5]
 
 It prints each operation's wall time and the probe's worst and median lateness while it ran.
 No goal is asserted: it measures.
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.store import next_play
 from bot.engine import Begin, Join, Undo
 from bot.engine.game import Game
+from bot.engine.limits import MAX_GAME_EVENTS
 from bot.service import GameService
 from bot.store import Store
 from bot.tables import find_ruleset
@@ -46,7 +48,7 @@ def long_game(events: int) -> Game:
     game.act(Join(actor="bob", player_name="Bob"))
     game.act(Join(actor="cy", player_name="Cy"))
     game.act(Begin(actor="ann"))
-    while len(game.events) < events and game.state.winner is None:
+    while len(game.events) < min(events, MAX_GAME_EVENTS - 100) and game.state.winner is None:
         game.act(next_play(game))
     return game
 
@@ -108,7 +110,7 @@ async def main_async(args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=60_000)
+    parser.add_argument("--events", type=int, default=MAX_GAME_EVENTS - 1_000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     asyncio.run(main_async(args))
