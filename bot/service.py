@@ -17,6 +17,7 @@ into :mod:`bot.engine.actions` and render the :class:`Outcome`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -277,10 +278,25 @@ class GameService(GuildService):
         every roll follows from and the cards nobody has seen are left out, for the host as for
         anyone, so nobody at the table can work out what comes next. Once it's over, the whole
         log, seed and salt included, is anyone's to verify.
+
+        The text is built on a thread: a long game's log takes a moment, and every other
+        server's commands wait for the event loop. Under the game's lock only its list of events
+        is copied (events are never changed once logged), so the log written is the game as it
+        stood at that moment, whatever is played meanwhile.
         """
-        game = (await self.latest(scope)).game
-        events = game.events if game.state.phase is Phase.ENDED else sealed(game.events)
-        return "".join(dump_event(event) + "\n" for event in events)
+        async with self._locks.hold(scope):
+            cached = self._cache.get(scope)
+            if cached is not None:  # only a game in progress is cached
+                events = list(cached.game.events)
+                ended = cached.game.state.phase is Phase.ENDED
+            else:
+                stored = await self.store.latest_game(scope)
+                if stored is None:
+                    raise NoGameError(
+                        "There's no game in progress here, and no finished one to look back at."
+                    )
+                events, ended = stored.events, not stored.record.active
+        return await asyncio.to_thread(_export_text, events, ended)
 
     async def log(self, scope: str, count: int = 20) -> list[Event]:
         """The last `count` events of the scope's most recent game, oldest first."""
@@ -328,7 +344,8 @@ class GameService(GuildService):
             self._keep_frozen(frozen)
         else:
             self._frozen.move_to_end(record.snapshot)
-        game = Game(frozen[1].ruleset, stored.events)
+        # Folding a long log takes a moment: on a thread, as the game is nobody else's yet.
+        game = await asyncio.to_thread(Game, frozen[1].ruleset, stored.events)
         if game.seq != record.version:
             raise StoreError(
                 f"game {record.id} is damaged: its log has {game.seq} actions, not {record.version}"
@@ -377,3 +394,9 @@ class GameService(GuildService):
 
     def _forget(self, scope: str) -> None:
         self._cache.pop(scope, None)
+
+
+def _export_text(events: list[Event], ended: bool) -> str:
+    """A log as JSON Lines: whole once the game is over, sealed while it goes on."""
+    shown = events if ended else sealed(events)
+    return "".join(dump_event(event) + "\n" for event in shown)

@@ -56,5 +56,9 @@ class ChoicePendingError(RulesError):
     """Someone has a choice to make before the game can go on."""
 
 
+class GameTooLargeError(RulesError):
+    """The game has grown as large as a game may (:mod:`bot.engine.limits`)."""
+
+
 class NothingToUndoError(RulesError):
     """There is no action left to undo."""

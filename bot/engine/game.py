@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from bot.engine import actions as a
-from bot.engine import authority, chaos, counters, decks, spite, streams, turns, zones
+from bot.engine import authority, chaos, counters, decks, limits, spite, streams, turns, zones
 from bot.engine.context import Context
-from bot.engine.errors import GameOverError, NothingToUndoError
+from bot.engine.errors import GameOverError, GameTooLargeError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
 from bot.engine.fairness import commitment
 from bot.engine.fold import apply, fold
@@ -24,6 +24,10 @@ from bot.engine.model import PlayerId, Ruleset, StartRoll
 from bot.engine.state import GameState, Phase
 
 Handler = Callable[[Context, Any], None]
+# The state before each of the last few standing actions, so that undoing one of them needn't
+# fold the whole log again: (the action's seq, the state before it, its dice stream).
+_Checkpoint = tuple[int, GameState, tuple[int, str]]
+CHECKPOINTS = 4
 
 HANDLERS: dict[type[a.Action], Handler] = {
     a.Join: turns.join,
@@ -63,6 +67,7 @@ class Game:
 
     def _count(self) -> None:
         """Count the actions once; act() and undo keep the counts up to date from then on."""
+        self._checkpoints: list[_Checkpoint] = []
         self._seq = sum(1 for e in self.events if e["type"] == "action")
         self._standing_count = len(self._standing())
         self._streams = streams.tally(self.events)
@@ -140,6 +145,14 @@ class Game:
         """Carry out `action` and return its events; raises ChaosError and changes nothing if
         the action isn't allowed.
         """
+        # A game as large as a game may be can still end (see bot.engine.limits).
+        full = limits.log_problem(len(self.events))
+        if (
+            full is not None
+            and self.state.phase is not Phase.ENDED
+            and not isinstance(action, a.End)
+        ):
+            raise GameTooLargeError(full)
         if isinstance(action, a.Undo):
             return self._undo(action)
         if self.state.phase is Phase.ENDED:
@@ -151,6 +164,11 @@ class Game:
         ctx.emit(taken)
         HANDLERS[type(action)](ctx, action)
         _settle(ctx)
+        crowded = limits.effects_problem(len(self.state.effects), len(ctx.state.effects))
+        if crowded is not None:
+            raise GameTooLargeError(crowded)
+        self._checkpoints.append((taken["seq"], self.state, stream))
+        del self._checkpoints[:-CHECKPOINTS]
         self.state = ctx.state
         self.events.extend(ctx.events)
         self._seq += 1
@@ -163,19 +181,27 @@ class Game:
         if self.state.phase is Phase.ENDED:
             # The end revealed the seed: a game taken back up would go on with known dice.
             raise GameOverError("this game is over and its seed revealed: it can't be undone")
-        standing = self._standing()
-        if len(standing) <= 1:
+        if self._standing_count <= 1:
             raise NothingToUndoError("there's nothing to undo")
-        target = standing[-1]
+        checkpoint = self._checkpoints.pop() if self._checkpoints else None
+        target = checkpoint[0] if checkpoint else self._standing()[-1]["seq"]
         events: list[Event] = [
             {"type": "action", "seq": self.seq, "action": action.to_json()},
-            {"type": "undone", "seq": target["seq"]},
+            {"type": "undone", "seq": target},
         ]
         self.events.extend(events)
-        self.state = fold(self.events)
+        if checkpoint is None:
+            self.state = fold(self.events)
+            self._streams = streams.tally(self.events)
+        else:
+            # The state before the undone action is what the fold gives: everything after it
+            # is undone or an undo, and an undo only moves the count of actions on.
+            _, self.state, stream = checkpoint
+            for event in events:
+                apply(self.state, event)
+            self._streams[stream] -= 1
         self._seq += 1
         self._standing_count -= 1
-        self._streams = streams.tally(self.events)
         return events
 
     def _standing(self) -> list[ActionTaken]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -50,6 +50,10 @@ _GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated,
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"))  # one encoder: json.dumps makes one per call
+
+
+def _decode(rows: Iterable[Any]) -> list[Event]:
+    return [cast(Event, json.loads(row[0])) for row in rows]
 
 
 def dump_event(event: Event) -> str:
@@ -219,7 +223,9 @@ class Store(GuildStore, BoardStore):
             async with db.execute(
                 "SELECT data FROM events WHERE game_id = ? ORDER BY pos", (row[0],)
             ) as cursor:
-                events = [cast(Event, json.loads(r[0])) for r in await cursor.fetchall()]
+                rows = await cursor.fetchall()
+        # Decoding a long game's log takes a moment: off the event loop, like the query.
+        events = await asyncio.to_thread(_decode, rows)
         return StoredGame(_record(row), events)
 
     async def recent_events(self, game_id: int, count: int) -> list[Event]:
