@@ -231,8 +231,11 @@ def _active(state: GameState, action: a.Action, can: Ability) -> None:
     if action.actor == state.active:
         return
     if state.active is None:
+        # Nobody may: the turn of a player who isn't at the table has no chaos roll at all.
+        who = state.players[state.current].name if state.current in state.players else "its player"
         raise NotYourTurnError(
-            f"nobody is active this turn: only the host or a referee can {can.what}"
+            f"nobody is active this turn ({who} isn't at the table), so nobody can {can.what}:"
+            " it ends without one; anyone at the table moves on with `turn next`"
         )
     name = state.players[state.active].name
     raise NotYourTurnError(f"it's {name}'s turn: only they, the host or a referee can {can.what}")

@@ -262,6 +262,12 @@ def test_nobody_rolls_for_a_player_who_is_away_and_their_turn_ends_without_a_rol
     for action in (RollChaos(actor="ann"), RollChaos(actor="ann", extra=True)):
         with pytest.raises(ChaosError, match="nobody is active this turn"):
             game.act(action)
+    # Cy isn't told a host or referee could roll instead: nobody can, and she may move on.
+    with pytest.raises(NotYourTurnError) as refusal:
+        game.act(RollChaos(actor="cy"))
+    assert "Bob isn't at the table" in str(refusal.value)
+    assert "`turn next`" in str(refusal.value)
+    assert "host" not in str(refusal.value)
     events = game.act(NextTurn(actor="cy"))  # anyone at the table may end it
     kinds = [e["type"] for e in events]
     assert "roll_waived" not in kinds
