@@ -95,7 +95,9 @@ def new_autocomplete(rules: Sequence[Rule], typed: str) -> list[str]:
     return [r.id for r in complete(rules, typed)]
 
 
-def rates(lookup: Lookup, misses: list[str] | None = None) -> dict[tuple[str, str], tuple[int, int]]:
+def rates(
+    lookup: Lookup, misses: list[str] | None = None
+) -> dict[tuple[str, str], tuple[int, int]]:
     """{(ruleset, kind): (hits, questions)}."""
     out = {}
     for ruleset, kinds in load_questions().items():
