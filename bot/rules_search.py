@@ -288,11 +288,13 @@ def suggest(rules: Sequence[Rule], query: str) -> tuple[Rule, ...]:
     for rule in rules:
         for name in (rule.id, rule.title, *rule.keywords):
             for key in {name.casefold(), *name.casefold().replace("-", " ").split()}:
-                names.setdefault(key, []).append(rule)
+                listed = names.setdefault(key, [])
+                if rule not in listed:
+                    listed.append(rule)
     raw = " ".join(query.casefold().split())
     tried = [raw, *(w for w in raw.split() if w not in FILLER)]
     found: list[Rule] = []
     for word in tried:
-        for close in difflib.get_close_matches(word, list(names), n=3, cutoff=0.7):
+        for close in difflib.get_close_matches(word, list(names), n=3, cutoff=0.6):
             found += [r for r in names[close] if r not in found]
     return tuple(found)
