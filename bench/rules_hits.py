@@ -5,6 +5,8 @@ sentences written the way players ask them mid-game, each with the topic that an
 each one this reports top-1 hits (the first topic offered is the right one) for:
 
 * submitted: console ``rules WORDS`` and ``/rules`` sent with that text;
+* answered (after only): the same, counting only a topic shown straight away, not a list of
+  close calls with the right one first;
 * autocomplete: the first choice ``/rules`` autocomplete offers for that text.
 
 "before" is the matcher the bot had until the ranked search (kept below, frozen, so the two can
@@ -89,6 +91,14 @@ def new_submitted(rules: Sequence[Rule], topic: str) -> list[str]:
     return [r.id for r in search(rules, topic).ranked]
 
 
+def new_answered(rules: Sequence[Rule], topic: str) -> list[str]:
+    """Only the topic shown straight away (no list to pick from) counts."""
+    from bot.rules_search import search
+
+    answer = search(rules, topic).answer
+    return [answer.id] if answer is not None else []
+
+
 def new_autocomplete(rules: Sequence[Rule], typed: str) -> list[str]:
     from bot.rules_search import complete
 
@@ -133,9 +143,13 @@ def main() -> None:
         ("before autocomplete", old_autocomplete),
     ]
     if have_new:
-        columns += [("after submitted", new_submitted), ("after autocomplete", new_autocomplete)]
+        columns += [
+            ("after submitted", new_submitted),
+            ("after answered", new_answered),
+            ("after autocomplete", new_autocomplete),
+        ]
     misses: list[str] = []
-    results = [rates(f, misses if name.startswith("after") else None) for name, f in columns]
+    results = [rates(f, misses if f is new_submitted else None) for name, f in columns]
     print(f"{'ruleset':8} {'kind':9} " + " ".join(f"{name:>20}" for name, _ in columns))
     for key in results[0]:
         print(f"{key[0]:8} {key[1]:9} " + " ".join(f"{_pct(r[key]):>20}" for r in results))
