@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
+from bot.rules_search import complete
 from bot.tables import LoadedRuleset, load_bundled
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def pick(pairs: Iterable[tuple[str, str]], typed: str) -> list[Choice]:
     starts: list[Choice] = []
     inside: list[Choice] = []
     for name, value in pairs:
-        shown = name if len(name) <= 100 else name[:99] + "…"
+        shown = _shown(name)
         text = f"{name} {value}".casefold()
         if not wanted or name.casefold().startswith(wanted) or value.casefold().startswith(wanted):
             starts.append(Choice(name=shown, value=value[:100]))
@@ -43,6 +44,10 @@ def pick(pairs: Iterable[tuple[str, str]], typed: str) -> list[Choice]:
         if len(starts) >= LIMIT:
             break
     return (starts + inside)[:LIMIT]
+
+
+def _shown(name: str) -> str:
+    return name if len(name) <= 100 else name[:99] + "…"
 
 
 def _bot(interaction: discord.Interaction[Any]) -> ChaosBot:
@@ -155,7 +160,8 @@ async def topics(interaction: discord.Interaction[Any], typed: str) -> list[Choi
             return []
     except ChaosError:
         return []
-    return pick(((f"{r.title} ({r.id})", r.id) for r in rules), typed)
+    found = complete(rules, typed)
+    return [Choice(name=_shown(f"{r.title} ({r.id})"), value=r.id[:100]) for r in found]
 
 
 async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from bot.commands.grammar import SPECS, CommandError, check_text, groups
 from bot.engine.dice import parse_expr
+from bot.rules_search import search, suggest
 from bot.tables.rulesets import Rule
 
 SCRYFALL_SEARCH = "https://scryfall.com/search?q="
@@ -66,29 +67,11 @@ def help_text(group: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in "".join(c if c.isalnum() else " " for c in text.casefold()).split()}
-
-
 def find_rules(rules: Sequence[Rule], topic: str) -> list[Rule]:
-    """The rules about `topic`. An exact id wins, then an exact title, then an exact keyword;
-    otherwise every rule whose id, title or keywords have words starting with the topic's."""
-    wanted = " ".join(topic.casefold().split())
-    tiers = (
-        lambda r: r.id.casefold() == wanted,
-        lambda r: r.title.casefold() == wanted,
-        lambda r: wanted in (k.casefold() for k in r.keywords),
-    )
-    for matches in tiers:
-        if found := [r for r in rules if matches(r)]:
-            return found
-    words = _words(wanted)
-    found = []
-    for rule in rules:
-        about = _words(" ".join((rule.id, rule.title, *rule.keywords)))
-        if words and all(any(a.startswith(w) for a in about) for w in words):
-            found.append(rule)
-    return found
+    """The rules about `topic`, from the ranked search: the one answer when there's no doubt,
+    else the topics it could mean, best first (none when nothing matches)."""
+    found = search(rules, topic)
+    return [found.answer] if found.answer is not None else list(found.candidates())
 
 
 def rules_text(rules: Sequence[Rule], topic: str | None, ruleset: str) -> str:
@@ -104,10 +87,9 @@ def rules_text(rules: Sequence[Rule], topic: str | None, ruleset: str) -> str:
         body = "\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs)
         return f"{rule.title} ({rule.id})\n{body}"
     if found:
-        return _topics(found, f"Several rules are about {topic!r}; pick one:")
-    ids = [r.id for r in rules]
-    close = difflib.get_close_matches(topic.casefold(), ids, n=3)
-    hint = f" Close: {', '.join(close)}." if close else ""
+        return _topics(found, f"Several rules are about {topic!r}, best first; pick one:")
+    close = suggest(rules, topic)
+    hint = f" Did you mean {', '.join(f'{r.title} ({r.id})' for r in close[:3])}?" if close else ""
     raise CommandError(f"no rule about {topic!r}.{hint} (`rules` lists the topics)")
 
 

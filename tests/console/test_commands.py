@@ -291,11 +291,11 @@ def test_rules_topics_match_ids_titles_and_keywords() -> None:
 
 def test_an_ambiguous_topic_lists_the_rules_it_could_mean() -> None:
     rules = find_ruleset("classic").rules
-    found = find_rules(rules, "turn")
-    assert len(found) > 1
-    text = rules_text(rules, "turn", "classic")
-    assert text.startswith("Several rules are about 'turn'")
-    assert "turn-order" in text
+    found = find_rules(rules, "life")
+    assert [r.id for r in found] == ["targets-and-fizzle", "spite-roll"]
+    text = rules_text(rules, "life", "classic")
+    assert text.startswith("Several rules are about 'life', best first")
+    assert "spite-roll" in text
 
 
 def test_an_exact_id_beats_a_keyword() -> None:

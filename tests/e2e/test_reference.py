@@ -58,9 +58,13 @@ async def test_rules_lists_the_topics_and_shows_one(
         assert " ".join(rest.split()) == " ".join(spite.text.split())
 
         several = text_of(await t.slash("rules", {"topic": "life"}))
-        assert several.startswith("Several rules are about 'life'; pick one:")
+        assert several.startswith("Several rules are about 'life', best first; pick one:")
         assert "targets-and-fizzle" in several
         assert "spite-roll" in several
+        sentence = text_of(await t.slash("rules", {"topic": "what happens when I die?"}))
+        assert sentence.startswith("The Spite Roll (spite-roll)")
+        typo = text_of(await t.slash("rules", {"topic": "splte"}))
+        assert "Did you mean The Spite Roll (spite-roll)" in typo
         unknown = await t.slash("rules", {"topic": "banana"})
         assert is_ephemeral(unknown)
         assert "no rule about 'banana'" in text_of(unknown)
@@ -81,7 +85,11 @@ async def test_rules_topics_come_from_the_game_here_else_the_servers_default(
             return [c["value"] for c in choices]
 
         assert await offered("") == rule_ids("classic")
-        assert await offered("spite") == ["spite-roll"]
+        assert (await offered("spite"))[0] == "spite-roll"
+        # Keywords and text count, best first, and a word still being typed is completed.
+        assert (await offered("hexproof"))[0] == "control-and-color"
+        assert (await offered("roll 3 ti"))[0] == "multiple-rolls"
+        assert (await offered("what happens when I die"))[0] == "spite-roll"
 
         await t.slash("settings", {"default_ruleset": "deck"}, user=fake.owner)
         assert await offered("") == rule_ids("deck")

@@ -1,0 +1,300 @@
+"""One ranked search over a ruleset's rules topics, for console `rules`, `/rules` and its
+autocomplete.
+
+Exact matches come first: the words typed are a topic's id, title or one of its keywords. Then
+every topic is scored over its title, keywords and text, on normalised words: filler dropped,
+number words and digits made equal (`3` = `three`), light stemming (`dies`, `dying` → `die`) and
+a few synonym groups shared by every ruleset (`death`, `dead`, `lose` are one word). Rare words
+count more than common ones, and a word in the title or keywords more than one in the text.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from bot.tables.rulesets import Rule
+
+LIMIT = 25
+TITLE_WEIGHT = 3.0
+KEYWORD_WEIGHT = 3.0
+TEXT_WEIGHT = 1.0
+PHRASE_BONUS = 2.0
+PREFIX_CREDIT = 0.6
+FILLER_KEYWORD = 1.0  # a filler word ("you", "when") counts only as a rule's whole keyword
+CLEAR_LEAD = 1.25  # the best topic is the answer when it scores this much more than the next
+
+_FILLER_WORDS = """
+    a about after again all am an and any are as at be been before being but by can could
+    do does doing done for from get gets got had has have how i if in into is it its it's just
+    me my myself of on or our so some someone than that the their them then there these they
+    this those to too up us was we were what whats what's when where whether which while who
+    whom why will with would you your yours happen happens happened mean means should shall
+    may might must does need say says said tell tells"""
+FILLER = frozenset(_FILLER_WORDS.split())
+
+NUMBERS = {
+    "one": "1",
+    "once": "1",
+    "two": "2",
+    "twice": "2",
+    "three": "3",
+    "thrice": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twenty": "20",
+}
+
+# Forms the suffix rules below can't reach.
+IRREGULAR = {
+    "dying": "die",
+    "died": "die",
+    "dead": "die",
+    "death": "die",
+    "left": "leave",
+    "lost": "lose",
+    "losing": "lose",
+    "forgot": "forget",
+    "forgotten": "forget",
+    "chose": "choose",
+    "chosen": "choose",
+    "drew": "draw",
+    "drawn": "draw",
+    "colour": "color",
+    "colours": "color",
+    "coloured": "color",
+}
+
+# Words players use for the same thing; every ruleset shares them. The first word of a group
+# stands for all of it.
+SYNONYMS = (
+    ("die", "lose", "kill", "killed", "defeat", "eliminate", "knock"),
+    ("leave", "away", "absent", "gone", "temporarily"),
+    ("last", "duration", "long", "expire", "wear", "until"),
+    ("loop", "infinite", "forever", "endless", "runaway", "chain"),
+    ("reveal", "flip", "uncover"),
+    ("empty", "exhaust", "exhausted", "runs"),
+    ("shuffle", "mix"),
+    ("start", "begin", "beginning", "setup", "opening"),
+    ("target", "targeting", "untargetable"),
+    ("damage", "hurt"),
+)
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+def _stem(word: str) -> str:
+    word = IRREGULAR.get(word, word)
+    if word in IRREGULAR.values():
+        return word
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 5 and word.endswith("ing"):
+        word = _undouble(word[:-3])
+    elif len(word) > 4 and word.endswith("ed"):
+        word = _undouble(word[:-2])
+    elif len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("y"):
+        word = word[:-1] + "i"
+    return word
+
+
+def _undouble(stem: str) -> str:
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+        return stem[:-1]
+    return stem
+
+
+@lru_cache(maxsize=1)
+def _synonyms() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for group in SYNONYMS:
+        head = _stem(group[0])
+        for word in group:
+            table[_stem(word)] = head
+    return table
+
+
+@lru_cache(maxsize=4096)
+def _normal(word: str, synonyms: bool) -> str:
+    stem = _stem(NUMBERS.get(word, word))
+    return _synonyms().get(stem, stem) if synonyms else stem
+
+
+def words(text: str, *, synonyms: bool = True) -> tuple[str, ...]:
+    """`text` as normalised words: casefolded, filler dropped, numbers and stems (and, unless
+    told otherwise, synonyms) made equal."""
+    return tuple(_normal(w, synonyms) for w in _raw_words(text) if w not in FILLER)
+
+
+def _raw_words(text: str) -> list[str]:
+    return [w.replace("'", "") for w in _WORD.findall(text.casefold().replace("-", " "))]
+
+
+@dataclass(frozen=True)
+class _Index:
+    rules: tuple[Rule, ...]
+    title: tuple[frozenset[str], ...]
+    keywords: tuple[frozenset[str], ...]
+    phrases: tuple[tuple[tuple[str, ...], ...], ...]
+    text: tuple[frozenset[str], ...]
+    raw: tuple[frozenset[str], ...]
+    idf: dict[str, float] = field(hash=False, compare=False)
+
+
+@lru_cache(maxsize=16)
+def _index(rules: tuple[Rule, ...]) -> _Index:
+    title = tuple(frozenset(words(f"{r.id} {r.title}")) for r in rules)
+    phrases = tuple(tuple(p for k in r.keywords if (p := words(k))) for r in rules)
+    keywords = tuple(frozenset(w for p in ps for w in p) for ps in phrases)
+    text = tuple(frozenset(words(r.text)) for r in rules)
+    raw = tuple(frozenset(k.casefold() for k in r.keywords) for r in rules)
+    df: dict[str, int] = {}
+    for parts in zip(title, keywords, text, raw, strict=True):
+        for word in frozenset().union(*parts):
+            df[word] = df.get(word, 0) + 1
+    n = len(rules)
+    idf = {w: math.log(1 + n / d) for w, d in df.items()}
+    return _Index(rules, title, keywords, phrases, text, raw, idf)
+
+
+@dataclass(frozen=True)
+class Search:
+    """What a lookup found: `exact` topics (the words were an id, title or keyword), then the
+    rest `ranked` best first (exact ones included, at the front)."""
+
+    exact: tuple[Rule, ...]
+    ranked: tuple[Rule, ...]
+    scores: tuple[float, ...]
+
+    @property
+    def answer(self) -> Rule | None:
+        """The one topic to show, when there's no doubt which."""
+        if len(self.exact) == 1:
+            return self.exact[0]
+        if self.exact or not self.ranked:
+            return None
+        if len(self.ranked) == 1 or self.scores[0] >= CLEAR_LEAD * self.scores[1]:
+            return self.ranked[0]
+        return None
+
+    def candidates(self) -> tuple[Rule, ...]:
+        """The topics worth offering when there's no single answer: the exact ones, else those
+        scoring at least half the best."""
+        if self.exact:
+            return self.exact
+        best = self.scores[0] if self.scores else 0.0
+        return tuple(r for r, s in zip(self.ranked, self.scores, strict=True) if s >= best / 2)
+
+
+def _score(
+    index: _Index, i: int, query: tuple[str, ...], prefix: bool, fillers: tuple[str, ...]
+) -> float:
+    score = sum(FILLER_KEYWORD * index.idf.get(w, 0.0) for w in fillers if w in index.raw[i])
+    fields = (
+        (index.title[i], TITLE_WEIGHT),
+        (index.keywords[i], KEYWORD_WEIGHT),
+        (index.text[i], TEXT_WEIGHT),
+    )
+    for word in set(query):
+        weight = max((w for found, w in fields if word in found), default=0.0)
+        idf = index.idf.get(word, 0.0)
+        if weight == 0.0 and (prefix or len(word) >= 4):
+            for found, w in fields:
+                hits = [f for f in found if f.startswith(word) and f != word]
+                if hits:
+                    weight = max(weight, w * PREFIX_CREDIT)
+                    idf = max(idf, *(index.idf[f] for f in hits))
+        score += weight * idf
+    for phrase in index.phrases[i]:
+        if len(phrase) > 1 and _contains(query, phrase):
+            score += PHRASE_BONUS * sum(index.idf.get(w, 0.0) for w in phrase)
+    return score
+
+
+def _contains(query: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(query[j : j + n] == phrase for j in range(len(query) - n + 1))
+
+
+def _exactness(rule: Rule, raw: str, normal: tuple[str, ...]) -> int:
+    """0 when the words typed are the rule's id, 1 its title, 2 a keyword; 3 when none. Words
+    are compared stemmed and with numbers made equal, but not through synonyms."""
+    tiers = ((rule.id,), (rule.title,), rule.keywords)
+    for tier, names in enumerate(tiers):
+        for name in names:
+            if " ".join(name.casefold().split()) == raw:
+                return tier
+            if normal and words(name, synonyms=False) == normal:
+                return tier
+    return len(tiers)
+
+
+def search(rules: Sequence[Rule], query: str, *, prefix: bool = False) -> Search:
+    """The topics about `query`, best first. `prefix` lets a word match the start of a longer
+    one (for autocomplete, where the last word is still being typed)."""
+    index = _index(tuple(rules))
+    raw = " ".join(query.casefold().split())
+    normal = words(query)
+    plain = words(query, synonyms=False)
+    fillers = tuple(w for w in _raw_words(query) if w in FILLER)
+    tiers = [_exactness(r, raw, plain) for r in index.rules]
+    scored = sorted(
+        ((_score(index, i, normal, prefix, fillers), i) for i in range(len(index.rules))),
+        key=lambda pair: (tiers[pair[1]], -pair[0], pair[1]),
+    )
+    exact = tuple(index.rules[i] for _, i in scored if tiers[i] == min(tiers) < 3)
+    exact_ids = {r.id for r in exact}
+    rest = [(s, index.rules[i]) for s, i in scored if s > 0 and index.rules[i].id not in exact_ids]
+    top = max((s for s, _ in scored), default=0.0)
+    ranked = (*exact, *(r for _, r in rest))
+    scores = (*(top for _ in exact), *(s for s, _ in rest))
+    return Search(exact, ranked, scores)
+
+
+def complete(rules: Sequence[Rule], typed: str) -> list[Rule]:
+    """Autocomplete: every topic when nothing is typed, else the best `LIMIT` matches in
+    ranked order (keywords and text included; the last word may be unfinished); a typo falls
+    back to the topics it was probably meant for."""
+    if not typed.strip():
+        return list(rules)[:LIMIT]
+    found = list(search(rules, typed, prefix=True).ranked)
+    if not found:
+        found = list(suggest(rules, typed))
+    return found[:LIMIT]
+
+
+def suggest(rules: Sequence[Rule], query: str) -> tuple[Rule, ...]:
+    """The topics a mistyped `query` was probably meant for: close to a title, a keyword or an
+    id, whole or word by word."""
+    names: dict[str, list[Rule]] = {}
+    for rule in rules:
+        for name in (rule.id, rule.title, *rule.keywords):
+            for key in {name.casefold(), *name.casefold().replace("-", " ").split()}:
+                listed = names.setdefault(key, [])
+                if rule not in listed:
+                    listed.append(rule)
+    raw = " ".join(query.casefold().split())
+    tried = [raw, *(w for w in raw.split() if w not in FILLER)]
+    found: list[Rule] = []
+    for word in tried:
+        for close in difflib.get_close_matches(word, list(names), n=3, cutoff=0.6):
+            found += [r for r in names[close] if r not in found]
+    return tuple(found)
