@@ -10,13 +10,16 @@ from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import reply
+from bot.client.wording import slashed
 from bot.commands import CommandError, rules_text
 
 Interaction = discord.Interaction[ChaosBot]
 
 
 def _slash(text: str) -> str:
-    return text.replace("`rules TOPIC`", "/rules topic").replace("`rules`", "/rules")
+    """A rules answer as Discord shows it: the console's command hints in the rules texts
+    (`` `chaos roll` ``, `` `turn next override` ``) become slash commands."""
+    return slashed(text.replace("`rules TOPIC`", "/rules topic").replace("`rules`", "/rules"))
 
 
 class RulesCog(commands.Cog):

@@ -23,14 +23,15 @@ _GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, re
 _WORD = r"[a-z]+"
 # `chaos roll`, `game join NAME`, `turn next override`, `chaos roll extra`, `rules TOPIC`,
 # escaped or not.
+# A hint's words may be split over two lines where text was wrapped (a rules topic).
 _HINT = re.compile(
-    r"\\?`(?P<name>(?:" + "|".join(_GROUPS) + rf")(?: {_WORD})?)"
-    r"(?P<rest>(?: (?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra|N|ID))*)\\?`"
+    r"\\?`(?P<name>(?:" + "|".join(_GROUPS) + rf")(?:\s{_WORD})?)"
+    r"(?P<rest>(?:\s(?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra|N|ID))*)\\?`"
 )
 
 
 # `chaos roll vortex`: an offered roll, with the list's id (escaped or not).
-_ROLL_ON = re.compile(r"\\?`chaos roll (?!extra\\?`)(?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`")
+_ROLL_ON = re.compile(r"\\?`chaos\sroll\s(?!extra\\?`)(?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`")
 
 
 def slashed(text: str) -> str:
@@ -75,7 +76,7 @@ def _escaped(mark: re.Match[str]) -> str:
 
 
 def _slash(match: re.Match[str]) -> str:
-    name = match["name"]
+    name = " ".join(match["name"].split())
     words = name.split()
     if len(words) == 2 and f"{words[0]} {words[1]}" not in SPECS and words[0] in SPECS:
         name = words[0]  # `rules nesting`: a single command with its argument

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.engine import events as ev
 from bot.engine.events import Event, Json
+from bot.engine.model import ChaosSource
 from bot.render.names import Names
 
 WIDTH = 100
@@ -148,9 +149,18 @@ def _turn_order(e: ev.TurnOrderChanged, names: Names) -> str:
     return f"New seating: {' → '.join(seats)}."
 
 
+def _deck(names: Names) -> bool:
+    """Whether the game draws its chaos from a deck: a card is drawn there, not rolled."""
+    return names.ruleset is not None and names.ruleset.chaos is ChaosSource.DECK
+
+
+def _chaos(names: Names) -> str:
+    return "chaos card" if _deck(names) else "chaos roll"
+
+
 def _waived(e: ev.RollRequirementWaived, names: Names) -> str:
     by = names.player(e["by"])
-    return f"Turn {e['turn']} ends without its chaos roll (waived by {by})."
+    return f"Turn {e['turn']} ends without its {_chaos(names)} (waived by {by})."
 
 
 def _effect_started(e: ev.EffectStarted, names: Names) -> str:
@@ -218,6 +228,8 @@ def _stack(e: ev.StackPushed, names: Names) -> str | None:
     if e["kind"] == "fork":
         return f"{who} copies {target} with a RollFork:"
     if e.get("purpose") == "extra":
+        if _deck(names):
+            return f"An extra chaos card for {who} (it isn't the turn's chaos card):"
         return f"An extra roll for {who} (it isn't the turn's chaos roll):"
     return None  # a roll: the roll event itself says it all
 

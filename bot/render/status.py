@@ -90,6 +90,8 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
         roll = "a chaos card lies face down: `chaos reveal`"
     elif state.rolled:
         roll = "this turn's chaos is done"
+    elif ruleset.chaos is ChaosSource.DECK:
+        roll = "this turn's chaos card is still to draw: `chaos roll`"
     else:
         roll = "this turn's chaos roll is still to make: `chaos roll`"
     return f"turn {state.turn} — {whose}{extra}; {roll}."

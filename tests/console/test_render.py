@@ -347,6 +347,20 @@ def test_status_board_shows_deck_counts_and_a_pending_choice() -> None:
     assert "1) " in board
 
 
+def test_a_deck_game_speaks_of_its_chaos_card_not_a_roll() -> None:
+    game = new_game(find_ruleset("deck").ruleset, seed=5)
+    game.act(Begin(actor="ann"))
+    board = render_status(game.state, game.ruleset)
+    assert "this turn's chaos card is still to draw: `chaos roll`" in board
+    assert "chaos roll is still" not in board
+    act(game, RollChaos(actor="ann", extra=True, referee=True))
+    revealed = act(game, Reveal(actor="ann"))
+    assert "An extra chaos card for Ann (it isn't the turn's chaos card):" in revealed
+    waived = act(game, NextTurn(actor="ann", override=True, referee=True))
+    assert "Turn 1 ends without its chaos card (waived by Ann)." in waived
+    assert "roll" not in waived.split("waived")[0]
+
+
 def test_status_board_marks_players_who_are_out_and_the_end() -> None:
     game = new_game(find_ruleset("lists").ruleset, seed=2, players=("Ann", "Bob"))
     game.act(Begin(actor="ann"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.client.wording import slashed
 from bot.tables import load_bundled
 from tests.e2e.table import JSON, Table, final_answer, is_ephemeral, text_of
 from tests.fakediscord.plugin import aio
@@ -55,7 +56,10 @@ async def test_rules_lists_the_topics_and_shows_one(
         assert is_ephemeral(body)
         title, _, rest = text_of(body).partition("\n")
         assert title == "The Spite Roll (spite-roll)"
-        assert " ".join(rest.split()) == " ".join(spite.text.split())
+        # The texts name commands as the console types them; Discord shows them as slash commands.
+        assert " ".join(rest.split()) == " ".join(slashed(spite.text).split())
+        assert "`/chaos spite`" in rest
+        assert "`chaos spite`" not in rest
 
         several = text_of(await t.slash("rules", {"topic": "life"}))
         assert several.startswith("Several rules are about 'life', best first; pick one:")
