@@ -49,9 +49,13 @@ def test_an_exact_id_then_title_then_keyword_comes_first() -> None:
 
 def test_the_text_itself_is_searched() -> None:
     deck = find_ruleset("deck").rules
-    # "poison" is in no title or keyword, only in the spite topic's text.
-    assert search(deck, "spite poison").answer is not None
-    assert _ids(search(deck, "spite poison").ranked)[0] == "spite"
+    # "graveyard" is in no id, title or keyword, and only in the middle zone's text.
+    named = [r.id for r in deck if "graveyard" in r.text.casefold()]
+    assert named == ["the-middle"]
+    assert not [r for r in deck if "graveyard" in f"{r.id} {r.title} {r.keywords}".casefold()]
+    assert _ids(search(deck, "graveyard").ranked)[0] == "the-middle"
+    # "spite poison": the topic for a loss that still holds, which says what to do about it.
+    assert _ids(search(deck, "spite poison").ranked)[0] == "still-losing"
 
 
 def test_a_close_call_is_a_list_best_first_not_a_guess() -> None:
