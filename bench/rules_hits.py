@@ -12,10 +12,13 @@ each one this reports top-1 hits (the first topic offered is the right one) for:
 "before" is the matcher the bot had until the ranked search (kept below, frozen, so the two can
 be compared in one run); "after" is ``bot.rules_search``. Run it from the repository root::
 
-    python bench/rules_hits.py [--misses]
+    python bench/rules_hits.py [--misses] [--questions PATH]
 
 Goals (after): at least 90 % top-1 for short queries and 80 % for whole sentences, submitted and
 autocomplete alike. ``--misses`` lists the questions the ranked search gets wrong.
+``--questions`` scores another file in the same format instead, such as the held-out set
+``tests/data/rules_questions_heldout.yaml`` (written without looking at the search or the tuned
+questions; it has no goal, it shows whether the search generalises).
 """
 
 from __future__ import annotations
@@ -106,21 +109,21 @@ def new_autocomplete(rules: Sequence[Rule], typed: str) -> list[str]:
 
 
 def rates(
-    lookup: Lookup, misses: list[str] | None = None
+    lookup: Lookup, misses: list[str] | None = None, questions: Path = QUESTIONS
 ) -> dict[tuple[str, str], tuple[int, int]]:
     """{(ruleset, kind): (hits, questions)}."""
     out = {}
-    for ruleset, kinds in load_questions().items():
+    for ruleset, kinds in load_questions(questions).items():
         rules = find_ruleset(ruleset).rules
-        for kind, questions in kinds.items():
+        for kind, asked in kinds.items():
             hits = 0
-            for question, topic in questions:
+            for question, topic in asked:
                 found = lookup(rules, question)
                 if found[:1] == [topic]:
                     hits += 1
                 elif misses is not None:
                     misses.append(f"{ruleset:8} {question!r}: wanted {topic}, got {found[:3]}")
-            out[ruleset, kind] = (hits, len(questions))
+            out[ruleset, kind] = (hits, len(asked))
     return out
 
 
@@ -131,6 +134,12 @@ def _pct(hit: tuple[int, int]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--misses", action="store_true", help="list the ranked search's misses")
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        default=QUESTIONS,
+        help="question file to score (default: the tuned set; e.g. the held-out set)",
+    )
     args = parser.parse_args()
     try:
         import bot.rules_search  # noqa: F401
@@ -148,8 +157,13 @@ def main() -> None:
             ("after answered", new_answered),
             ("after autocomplete", new_autocomplete),
         ]
-    misses: list[str] = []
-    results = [rates(f, misses if f is new_submitted else None) for name, f in columns]
+    misses: dict[str, list[str]] = {"submitted": [], "answered": [], "autocomplete": []}
+    missed_by: dict[Lookup, list[str]] = {
+        new_submitted: misses["submitted"],
+        new_answered: misses["answered"],
+        new_autocomplete: misses["autocomplete"],
+    }
+    results = [rates(f, missed_by.get(f), args.questions) for name, f in columns]
     print(f"{'ruleset':8} {'kind':9} " + " ".join(f"{name:>20}" for name, _ in columns))
     for key in results[0]:
         print(f"{key[0]:8} {key[1]:9} " + " ".join(f"{_pct(r[key]):>20}" for r in results))
@@ -159,9 +173,10 @@ def main() -> None:
             got = [v for k, v in r.items() if k[1] == kind]
             totals.append((sum(h for h, _ in got), sum(n for _, n in got)))
         print(f"{'all':8} {kind:9} " + " ".join(f"{_pct(t):>20}" for t in totals))
-    if args.misses and misses:
-        print("\nMisses of the ranked search:")
-        print("\n".join(f"  {m}" for m in misses))
+    for way, missed in misses.items():
+        if args.misses and missed:
+            print(f"\nMisses of the ranked search ({way}):")
+            print("\n".join(f"  {m}" for m in missed))
 
 
 if __name__ == "__main__":
