@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 PREFIX = "cr:rules"
 LIMIT = 25  # a select menu holds at most 25 options
-_RULESET = r"[A-Za-z0-9_.-]{1,80}"
+_RULESET = r"[A-Za-z0-9_-]{1,40}"  # a ruleset's id, as its file must write it; a topic's too
 
 
 def _slash(text: str) -> str:
@@ -79,10 +79,6 @@ class RulesMenu(
             await report(interaction, error)
 
 
-def _menu_id_fits(ruleset: str) -> bool:
-    return re.fullmatch(_RULESET, ruleset) is not None
-
-
 async def _rules_here(interaction: discord.Interaction[Any]) -> tuple[str, str, Sequence[Rule]]:
     """The ruleset in play here (else the server's default): its id, its name and its rules."""
     ruleset, loaded = await choices.game_ruleset(interaction)
@@ -124,7 +120,7 @@ async def answer_rules(interaction: discord.Interaction[Any], topic: str | None)
         found = rules_answer(rules, topic, name)
     except CommandError as error:  # its words are the console's: say the slash command
         raise CommandError(_slash(str(error))) from None
-    if not found.offered or not _menu_id_fits(ruleset):
+    if not found.offered:
         await _answer(interaction, found.text)
         return
     view = discord.ui.View(timeout=None)
