@@ -8,18 +8,9 @@ from discord.ext import commands
 
 from bot.client import choices
 from bot.client.bot import ChaosBot
-from bot.client.embeds import text_embeds
-from bot.client.interactions import reply
-from bot.client.wording import slashed
-from bot.commands import CommandError, rules_text
+from bot.client.rulesmenu import answer_rules
 
 Interaction = discord.Interaction[ChaosBot]
-
-
-def _slash(text: str) -> str:
-    """A rules answer as Discord shows it: the console's command hints in the rules texts
-    (`` `chaos roll` ``, `` `turn next override` ``) become slash commands."""
-    return slashed(text.replace("`rules TOPIC`", "/rules topic").replace("`rules`", "/rules"))
 
 
 class RulesCog(commands.Cog):
@@ -34,18 +25,7 @@ class RulesCog(commands.Cog):
     async def rules(
         self, interaction: Interaction, topic: app_commands.Range[str, 1, 100] | None = None
     ) -> None:
-        ruleset, loaded = await choices.game_ruleset(interaction)
-        if loaded is not None:
-            rules = loaded.rules
-        else:
-            rules = await self.bot.service.rules(f"{interaction.guild_id}:{interaction.channel_id}")
-        try:
-            text = rules_text(rules, topic, ruleset.name)
-        except CommandError as error:  # its words are the console's: say the slash command
-            raise CommandError(_slash(str(error))) from None
-        text = _slash(text)
-        title, _, body = text.partition("\n")
-        await reply(interaction, embeds=text_embeds(title, body or title), ephemeral=True)
+        await answer_rules(interaction, topic)
 
 
 async def setup(bot: ChaosBot) -> None:

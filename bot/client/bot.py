@@ -22,6 +22,7 @@ from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import report
 from bot.client.keeper import BoardKeeper
 from bot.client.play import Play
+from bot.client.rulesmenu import RulesMenu
 from bot.config import Settings
 from bot.service import GameService
 from bot.uploadlimits import UploadLimits
@@ -106,7 +107,7 @@ class ChaosBot(commands.Bot):
     async def setup_hook(self) -> None:
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
-        self.add_dynamic_items(GameButton, PickMenu)
+        self.add_dynamic_items(GameButton, PickMenu, RulesMenu)
         if self.settings.dev_guild is not None:
             await self.sync_commands(self.settings.dev_guild)
         self._expiry = asyncio.create_task(self._expire_idle(), name="expire idle games")

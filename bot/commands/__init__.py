@@ -20,10 +20,14 @@ from bot.commands.grammar import (
     parse,
 )
 from bot.commands.reference import (
+    RulesAnswer,
     card_link,
     find_rules,
     help_text,
+    picked_rule,
     roll_dice,
+    rule_text,
+    rules_answer,
     rules_text,
 )
 
@@ -38,6 +42,7 @@ __all__ = [
     "CommandError",
     "GameView",
     "Kind",
+    "RulesAnswer",
     "Spec",
     "card_link",
     "check_name",
@@ -45,8 +50,11 @@ __all__ = [
     "groups",
     "help_text",
     "parse",
+    "picked_rule",
     "player_id",
     "roll_dice",
+    "rule_text",
+    "rules_answer",
     "rules_text",
     "to_action",
 ]

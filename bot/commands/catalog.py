@@ -302,7 +302,8 @@ def player_back(rest: str) -> Args:
 
 @command("rules [TOPIC]", Kind.QUERY)
 def rules(rest: str) -> Args:
-    """The ruleset's rules on TOPIC (a rule's id, title or keyword); the topics if left out."""
+    """The ruleset's rules on TOPIC (a rule's id, title or keyword, or a question); the topics
+    if left out. When several match they are numbered: `rules 2` shows the second."""
     return {"topic": " ".join(rest.split()) or None}
 
 

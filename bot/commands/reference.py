@@ -9,6 +9,7 @@ import difflib
 import random
 import textwrap
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from bot.commands.grammar import SPECS, CommandError, check_text, groups
@@ -74,23 +75,60 @@ def find_rules(rules: Sequence[Rule], topic: str) -> list[Rule]:
     return [found.answer] if found.answer is not None else list(found.candidates())
 
 
-def rules_text(rules: Sequence[Rule], topic: str | None, ruleset: str) -> str:
-    """One rule in full, or the list of topics (when none is asked for, or several match)."""
+@dataclass(frozen=True)
+class RulesAnswer:
+    """A rules lookup's answer: its text, and the topics it offers to pick from when several
+    match (best first; none otherwise)."""
+
+    text: str
+    offered: tuple[Rule, ...] = ()
+
+
+def rules_answer(rules: Sequence[Rule], topic: str | None, ruleset: str) -> RulesAnswer:
+    """One rule in full, the list of topics (when none is asked for), or the numbered topics a
+    lookup could mean, to pick one from."""
     if not rules:
-        return f"the {ruleset} ruleset has no rules text"
+        return RulesAnswer(f"the {ruleset} ruleset has no rules text")
     if topic is None:
-        return _topics(rules, f"Rules of {ruleset} (`rules TOPIC` shows one):")
+        return RulesAnswer(_topics(rules, f"Rules of {ruleset} (`rules TOPIC` shows one):"))
     found = find_rules(rules, topic)
     if len(found) == 1:
-        rule = found[0]
-        paragraphs = [" ".join(p.split()) for p in rule.text.split("\n\n") if p.strip()]
-        body = "\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs)
-        return f"{rule.title} ({rule.id})\n{body}"
+        return RulesAnswer(rule_text(found[0]))
     if found:
-        return _topics(found, f"Several rules are about {topic!r}, best first; pick one:")
+        head = f"Several rules are about {topic!r}, best first; pick one with `rules NUMBER`:"
+        width = len(str(len(found)))
+        lines = [f"  {n:>{width}}  {r.title} ({r.id})" for n, r in enumerate(found, 1)]
+        return RulesAnswer("\n".join([head, *lines]), tuple(found))
     close = suggest(rules, topic)
     hint = f" Did you mean {', '.join(f'{r.title} ({r.id})' for r in close[:3])}?" if close else ""
     raise CommandError(f"no rule about {topic!r}.{hint} (`rules` lists the topics)")
+
+
+def rules_text(rules: Sequence[Rule], topic: str | None, ruleset: str) -> str:
+    """One rule in full, or the list of topics (when none is asked for, or several match)."""
+    return rules_answer(rules, topic, ruleset).text
+
+
+def rule_text(rule: Rule) -> str:
+    """One rule in full: its title and id, then its text."""
+    paragraphs = [" ".join(p.split()) for p in rule.text.split("\n\n") if p.strip()]
+    body = "\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs)
+    return f"{rule.title} ({rule.id})\n{body}"
+
+
+def picked_rule(offered: Sequence[Rule], topic: str) -> Rule | None:
+    """The topic numbered `topic` in the list last `offered`; None when `topic` isn't a number
+    alone or no list was offered (then it is a search)."""
+    number = topic.strip()
+    if not offered or not number.isdecimal() or not number.isascii():
+        return None
+    index = int(number)
+    if not 1 <= index <= len(offered):
+        raise CommandError(
+            f"the last list has {len(offered)} topics: pick one with `rules 1`"
+            f" to `rules {len(offered)}`"
+        )
+    return offered[index - 1]
 
 
 def _topics(rules: Iterable[Rule], head: str) -> str:

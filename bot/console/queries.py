@@ -7,7 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.commands import Command, CommandError, card_link, help_text, roll_dice, rules_text
+from bot.commands import (
+    Command,
+    CommandError,
+    card_link,
+    help_text,
+    picked_rule,
+    roll_dice,
+    rule_text,
+    rules_answer,
+)
 from bot.commands.grammar import check_text
 from bot.commands.tables import table_list, table_show
 from bot.engine.model import Ruleset
@@ -78,6 +87,10 @@ async def _ruleset(console: Console) -> Ruleset:
 
 
 async def _rules(console: Console, topic: str | None) -> str:
+    """The rules on `topic`; a number alone picks from the topics the last lookup offered."""
+    picked = None if topic is None else picked_rule(console.offered_rules, topic)
+    if picked is not None:
+        return rule_text(picked)
     outcome = await console.current()
     if outcome is not None:
         ruleset = outcome.game.ruleset.id
@@ -85,7 +98,10 @@ async def _rules(console: Console, topic: str | None) -> str:
     else:
         ruleset = console.options.ruleset
         rules = await console.service.rules(ruleset)
-    return rules_text(rules, topic, ruleset)
+    answer = rules_answer(rules, topic, ruleset)
+    if answer.offered:  # the last list shown stays to pick from, however many are read
+        console.offered_rules = answer.offered
+    return answer.text
 
 
 async def _log(console: Console, count: int) -> None:

@@ -32,6 +32,7 @@ from bot.engine.state import Phase
 from bot.errors import NoGameError
 from bot.render import Names, render_status
 from bot.service import GameService, Outcome
+from bot.tables import Rule
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class Console:
     out: Output
     internal_errors: int = 0
     dice: random.Random = field(default_factory=random.Random)
+    offered_rules: tuple[Rule, ...] = ()  # the topics `rules NUMBER` picks from
 
     def __post_init__(self) -> None:
         if self.options.seed is not None:

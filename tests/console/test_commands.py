@@ -18,8 +18,10 @@ from bot.commands import (
     find_rules,
     help_text,
     parse,
+    picked_rule,
     player_id,
     roll_dice,
+    rules_answer,
     rules_text,
     to_action,
 )
@@ -362,3 +364,18 @@ def test_chaos_global_help_says_what_it_does_in_each_ruleset() -> None:
     """In classic it adds a world enchantment; only lists and deck replace a Global."""
     text = help_text("chaos global")
     assert "Classic: a new world enchantment joins those in play" in " ".join(text.split())
+
+
+def test_a_number_alone_picks_from_the_topics_offered_else_it_is_a_search() -> None:
+    rules = find_ruleset("classic").rules
+    answer = rules_answer(rules, "life", "classic")
+    assert [r.id for r in answer.offered] == [r.id for r in find_rules(rules, "life")]
+    assert "\n  1  " in answer.text
+    assert picked_rule(answer.offered, " 2 ") == answer.offered[1]
+    assert picked_rule(answer.offered, "spite") is None
+    assert picked_rule((), "2") is None
+    assert picked_rule(answer.offered, "²") is None  # a digit Python reads, but not a number typed
+    for wrong in ("0", "3", "99999999999999999999"):
+        with pytest.raises(CommandError, match="the last list has 2 topics"):
+            picked_rule(answer.offered, wrong)
+    assert rules_answer(rules, "spite-roll", "classic").offered == ()

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import DISCORD_HINT
+from bot.commands import find_rules
+from bot.tables import find_ruleset
 
 SETTINGS = ("DISCORD_TOKEN", "CHAOS_DB_PATH", "CHAOS_LOG_LEVEL", "CHAOS_IDLE_DAYS")
 
@@ -432,3 +434,33 @@ def test_a_drawn_seed_stays_unsaid_until_the_game_ends(tmp_path: Path) -> None:
     revealed = re.search(r"^The seed was (\d+), the salt ([0-9a-f]+):", after, re.MULTILINE)
     assert revealed
     assert int(revealed[1]) >= 2**64
+
+
+def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
+    tmp_path: Path,
+) -> None:
+    ranked = find_rules(find_ruleset("classic").rules, "life")
+    assert len(ranked) == 2
+    first, second = ranked
+    stdin = "rules 1\nrules life\nrules 2\nrules spite-roll\nrules 1\nrules 3\nrules 0\nquit\n"
+    stdout = play(tmp_path, "--ruleset", "classic", stdin=stdin)
+    # No list shown yet: a number is a search like any other words (and its list is replaced
+    # by the next one shown).
+    assert block(stdout, "rules 1")[0].startswith("Several rules are about '1'")
+    assert block(stdout, "rules life") == [
+        "Several rules are about 'life', best first; pick one with `rules NUMBER`:",
+        f"  1  {first.title} ({first.id})",
+        f"  2  {second.title} ({second.id})",
+    ]
+    assert_in_order(
+        stdout,
+        r"> rules 2",
+        re.escape(f"{second.title} ({second.id})"),
+        r"> rules spite-roll",
+        r"> rules 1",  # the list stays to pick from after reading one of its topics
+        re.escape(f"{first.title} ({first.id})"),
+        r"> rules 3",
+        re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
+        r"> rules 0",
+        re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
+    )
