@@ -115,10 +115,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         table: TableName | None = None,
     ) -> None:
         ruleset, _ = await choices.game_ruleset(interaction)
-        if table is None:
-            text = lookup(ruleset, result)
-        else:
-            text = table_lookup(ruleset, table, result)
+        text = lookup(ruleset, result) if table is None else table_lookup(ruleset, table, result)
         title, _, body = text.partition("\n")
         await reply(interaction, embeds=text_embeds(plain(title), plain(body or title)))
 

@@ -125,7 +125,9 @@ def entry_lookup(ruleset: Ruleset, name: str, only: str | None = None) -> str:
 
 def _checked(query: str) -> str:
     if len(query) > MAX_QUERY:
-        raise CommandError(f"that's too long to be an entry's name ({MAX_QUERY} characters at most)")
+        raise CommandError(
+            f"that's too long to be an entry's name ({MAX_QUERY} characters at most)"
+        )
     return check_text(query, "an entry's name")
 
 
