@@ -14,7 +14,7 @@ from bot.client.embeds import text_embeds
 from bot.client.interactions import guild_key, reply
 from bot.client.permissions import require_manager
 from bot.client.wording import plain
-from bot.commands.tables import find_table, table_list, table_lookup, table_show
+from bot.commands.tables import find_table, lookup, table_list, table_lookup, table_show
 from bot.engine.errors import ChaosError
 from bot.tables import TableProblems
 from bot.tables.uploads import MAX_UPLOAD, CheckedUpload
@@ -100,14 +100,22 @@ class TableCog(commands.GroupCog, group_name="table"):
             ephemeral=True,
         )
 
-    @app_commands.command(name="lookup", description="One result of a list, or one card of a deck")
-    @app_commands.describe(table="The list or deck", result="The number rolled, or the card's name")
+    @app_commands.command(
+        name="lookup", description="An entry of the lists and decks, by its name or its number"
+    )
+    @app_commands.describe(
+        result="The number rolled, or the entry's or card's name (searched everywhere)",
+        table="The list or deck (needed for a number)",
+    )
     @app_commands.autocomplete(table=choices.tables, result=choices.entries)
     async def lookup(
-        self, interaction: Interaction, table: TableName, result: app_commands.Range[str, 1, 100]
+        self,
+        interaction: Interaction,
+        result: app_commands.Range[str, 1, 100],
+        table: TableName | None = None,
     ) -> None:
         ruleset, _ = await choices.game_ruleset(interaction)
-        text = table_lookup(ruleset, table, result)
+        text = lookup(ruleset, result) if table is None else table_lookup(ruleset, table, result)
         title, _, body = text.partition("\n")
         await reply(interaction, embeds=text_embeds(plain(title), plain(body or title)))
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import entry_search
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
@@ -129,9 +130,13 @@ async def tables(interaction: discord.Interaction[Any], typed: str) -> list[Choi
 
 
 async def entries(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
-    """The results of the list (by number) or the cards of the deck named in `table`."""
+    """The results of the list (by number) or the cards of the deck named in `table`; with no
+    table, the best entries of every list and deck for the name typed, by the ranked search."""
     ruleset, _ = await game_ruleset(interaction)
     wanted = str(getattr(interaction.namespace, "table", "") or "").casefold()
+    if not wanted.strip():
+        found = entry_search.complete(entry_search.places(ruleset), typed[:100])
+        return [Choice(name=_shown(p.title), value=p.value[:100]) for p in found]
     table = next(
         (t for t in ruleset.tables.values() if wanted in (t.id.casefold(), t.name.casefold())),
         None,

@@ -321,6 +321,15 @@ def table_show(rest: str) -> Args:
     return {"table": rest.strip()}
 
 
+@command("table lookup [TABLE] NUMBER|NAME", Kind.QUERY)
+def table_lookup(rest: str) -> Args:
+    """One result of a list by its number (`table lookup chaos 158`), or an entry by its name
+    in every list and deck (`table lookup tsunami`), or in one (`table lookup chaos fog`)."""
+    if not rest.strip():
+        raise CommandError(f"say what to look up ({usage_of('table lookup')})")
+    return {"query": rest.strip()}
+
+
 @command("card NAME", Kind.QUERY)
 def card(rest: str) -> Args:
     """A link to the card on Scryfall."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import difflib
 
-from bot.commands.grammar import CommandError, read_int
+from bot import entry_search
+from bot.commands.grammar import CommandError, check_text, read_int
+from bot.engine.entries import Entry
 from bot.engine.model import Ruleset
 from bot.tables.describe import render_deck, render_table, what_it_does
 
@@ -53,35 +55,89 @@ def table_show(ruleset: Ruleset, wanted: str) -> str:
     return render_deck(ruleset.decks[found], names)
 
 
+MAX_QUERY = 100  # characters: a name is shorter, and Discord sends at most this many
+SHORT_LIST = 8  # entries shown when a name could mean several
+
+
 def table_lookup(ruleset: Ruleset, wanted: str, result: str) -> str:
-    """One result of a list (by the number rolled) or one card of a deck (by name)."""
+    """One result of a list (by the number rolled, or by name) or one card of a deck (by
+    name)."""
     found = find_table(ruleset, wanted)
     names = table_names(ruleset)
     if found in ruleset.tables:
         table = ruleset.tables[found]
         number = read_int(result.strip().lstrip("#"), "the number rolled")
         if number is None:
-            raise CommandError(f"look a result of {table.name} up by its number, like 42")
+            return entry_lookup(ruleset, result, only=found)
         band = next((b for b in table.bands if b.low <= number <= b.high), None)
         if band is None:
             low, high = table.bands[0].low, table.bands[-1].high
             raise CommandError(f"{table.name} has results {low} to {high}; {number} isn't one")
-        entry, label = band.entry, band.label
-    else:
-        deck = ruleset.decks[found]
-        key = result.casefold().strip()
-        cards = [c for c in deck.cards if key in (c.entry.id.casefold(), c.entry.name.casefold())]
-        cards = cards or [c for c in deck.cards if key in c.entry.name.casefold()]
-        if len(cards) != 1:
-            which = "several cards" if cards else "no card"
-            raise CommandError(f"{deck.name} has {which} called {result!r}")
-        entry, label = cards[0].entry, f"{cards[0].copies}x"
-    lines = [f"{names[found]} {label}: {entry.name}"]
+        return _entry_text(names, found, band.label, band.entry)
+    return entry_lookup(ruleset, result, only=found)
+
+
+def lookup(ruleset: Ruleset, query: str) -> str:
+    """`table lookup` as typed in one line: `TABLE NUMBER`, `TABLE NAME`, or a NAME alone,
+    searched across every list and deck of the ruleset."""
+    text = " ".join(_checked(query).split())
+    head, _, last = text.rpartition(" ")
+    if head and read_int(last.lstrip("#"), "the number rolled") is not None:
+        return table_lookup(ruleset, head, last)
+    folded = text.casefold()
+    for table, name in table_names(ruleset).items():
+        for said in (table, name):
+            if folded.startswith(said.casefold() + " "):
+                try:
+                    return table_lookup(ruleset, table, text[len(said) + 1 :])
+                except CommandError:  # "a fog" in a ruleset with a list "a": a name after all
+                    break
+    if read_int(text.lstrip("#"), "the number rolled") is not None:
+        raise CommandError(f"say which list the number is from, like `table lookup chaos {text}`")
+    return entry_lookup(ruleset, text)
+
+
+def entry_lookup(ruleset: Ruleset, name: str, only: str | None = None) -> str:
+    """The entry called `name` (or about it, by the ranked search) in every list and deck of the
+    ruleset, or in the one `only`; a short ranked list when several are close."""
+    name = " ".join(_checked(name).split())
+    where = table_names(ruleset)[only] if only else ruleset.name
+    if not name:
+        raise CommandError(f"say which entry of {where} to look up, by its name or number")
+    places = entry_search.places(ruleset, only)
+    found = entry_search.search(places, name)
+    if found.answer is not None:
+        place = found.answer
+        return _entry_text(table_names(ruleset), place.table, place.label, place.entry)
+    several = found.candidates()
+    if several:
+        lines = [f"Several entries of {where} match {name!r}, best first:"]
+        lines += [f"  {p.title}" for p in several[:SHORT_LIST]]
+        lines.append("Look one up by its list and number, like `table lookup chaos 158`.")
+        return "\n".join(lines)
+    close = entry_search.suggest(places, name)
+    hint = f" Did you mean {', '.join(repr(p.entry.name) for p in close[:3])}?" if close else ""
+    if only in ruleset.decks:
+        raise CommandError(f"{where} has no card called {name!r}.{hint}")
+    how = "look a result up by its number, like 42, or its name" if only else "see `table list`"
+    raise CommandError(f"{where} has no entry called {name!r}.{hint} ({how})")
+
+
+def _checked(query: str) -> str:
+    if len(query) > MAX_QUERY:
+        raise CommandError(
+            f"that's too long to be an entry's name ({MAX_QUERY} characters at most)"
+        )
+    return check_text(query, "an entry's name")
+
+
+def _entry_text(names: dict[str, str], table: str, label: str, entry: Entry) -> str:
+    lines = [f"{names[table]} {label}: {entry.name}"]
     for part in entry.halves or (entry,):
         if entry.halves:
             lines.append(f"  {part.name}")
         if part.text:
             lines.append(("    " if entry.halves else "  ") + part.text)
-        if does := what_it_does(part, names, found):
+        if does := what_it_does(part, names, table):
             lines.append(("    " if entry.halves else "  ") + f"-> {does}")
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from bot.commands import (
     rules_answer,
 )
 from bot.commands.grammar import check_text
-from bot.commands.tables import table_list, table_show
+from bot.commands.tables import lookup, table_list, table_show
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
@@ -46,6 +46,8 @@ async def answer(console: Console, command: Command) -> None:
             out.reply(command.name, table_list(await _ruleset(console)))
         case "table show":
             out.reply(command.name, table_show(await _ruleset(console), args["table"]))
+        case "table lookup":
+            out.reply(command.name, lookup(await _ruleset(console), args["query"]))
         case "chaos log":
             await _log(console, args["count"])
         case "game export":

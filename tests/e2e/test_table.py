@@ -345,3 +345,40 @@ async def test_lookup_autocompletes_the_results_of_the_chosen_table(
         options = {"table": "chaos", "result": "wheel"}
         _, body = await t.fake.autocomplete("table lookup", options, focused="result")
         assert [c["value"] for c in body["data"]["choices"]] == ["Wheel of Fortune"]
+
+
+@aio
+async def test_lookup_finds_an_entry_by_name_across_the_lists_with_autocomplete(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """No table: the name is searched in every list and deck, and autocomplete offers the
+    best entries by name, each with a value that finds exactly that one."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await t.slash("table lookup", {"result": "what does Tsunami do again?"})
+        assert not is_ephemeral(body)
+        assert "Chaos List 117: Tsunami" in text_of(body)
+        assert "Destroy every Island." in text_of(body)
+
+        several = await t.slash("table lookup", {"result": "dead"})
+        assert "Several entries of Classic Chaos match 'dead', best first:" in text_of(several)
+        assert "Chaos List 114: Raise Dead" in text_of(several)
+
+        refused = await t.slash("table lookup", {"result": "158"})
+        assert is_ephemeral(refused)
+        assert "say which list the number is from" in text_of(refused)
+        refused = await t.slash("table lookup", {"result": "Tsu\x00nami"})
+        assert is_ephemeral(refused)
+        assert "can't contain a control character (U+0000)" in text_of(refused)
+
+        _, body = await t.fake.autocomplete("table lookup", {"result": "tsun"}, focused="result")
+        choices = body["data"]["choices"]
+        assert choices[0] == {"name": "Chaos List 117: Tsunami", "value": "chaos 117"}
+        assert len(choices) <= 25
+        picked = await t.slash("table lookup", {"result": choices[0]["value"]})
+        assert "Chaos List 117: Tsunami" in text_of(picked)
+        _, body = await t.fake.autocomplete("table lookup", {"result": ""}, focused="result")
+        assert len(body["data"]["choices"]) == 25
+
+        await t.slash("game start", {"ruleset": "deck"}, user=t.fake.owner)
+        body = await t.slash("table lookup", {"result": "wheel of fortune"})
+        assert "Chaos deck 1x: Wheel of Fortune" in text_of(body)
