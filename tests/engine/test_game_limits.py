@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bench.store import next_play
 from bot.engine import (
-    Action,
-    Choose,
     Duration,
     End,
     EndEffect,
@@ -14,7 +13,6 @@ from bot.engine import (
     Game,
     Lasts,
     NextTurn,
-    Reveal,
     RollChaos,
     Undo,
     fold,
@@ -26,19 +24,6 @@ from bot.tables import find_ruleset
 from tests.engine.tiny import fixed, new_game, ruleset
 
 SIXTEEN = tuple(f"p{n}" for n in range(16))
-
-
-def next_play(game: Game) -> Action:
-    """The next action of an ordinary turn: a choice, a reveal, the roll, or passing."""
-    state = game.state
-    actor = state.active or state.host
-    if state.pending is not None:
-        return Choose(actor=state.pending.player, option=state.pending.options[0][0])
-    if state.face_down is not None:
-        return Reveal(actor=actor)
-    if not state.rolled and state.active is not None:
-        return RollChaos(actor=actor)
-    return NextTurn(actor=actor)
 
 
 def play_until(game: Game, events: int) -> None:

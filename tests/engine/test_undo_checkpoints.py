@@ -6,12 +6,12 @@ import random
 
 import pytest
 
+from bench.store import next_play
 from bot.engine import Begin, Game, Undo, fold
 from bot.engine.errors import ChaosError
 from bot.engine.game import CHECKPOINTS
 from bot.engine.state import Phase
 from tests.engine.rulesets import RULESETS
-from tests.engine.test_game_limits import next_play
 from tests.engine.tiny import new_game
 
 
