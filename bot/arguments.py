@@ -10,6 +10,10 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
+from typing import TypeAlias
+
+# argparse's type for what add_subparsers() returns; private in name only, and stable.
+SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 

@@ -27,7 +27,7 @@ from bot.service import GameService
 from bot.store import Store
 
 if TYPE_CHECKING:
-    from bot.tables.cli import SubParsers
+    from bot.arguments import SubParsers
 
 __all__ = ["Console", "Options", "add_play_parser", "options_from", "run_play"]
 

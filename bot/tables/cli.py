@@ -12,9 +12,8 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeAlias
 
-from bot.arguments import whole
+from bot.arguments import SubParsers, whole
 from bot.engine.errors import TableError
 from bot.tables.check import check_paths
 from bot.tables.dealpete import MAX_INPUT_BYTES, convert_dealpete, write_conversion
@@ -30,9 +29,6 @@ from bot.tables.yamlnodes import read_regular
 # The same codes as bot.cli (which imports this module, so it can't be imported from here).
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
-
-# argparse's type for what add_subparsers() returns; private in name only, and stable.
-SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def add_tables_parser(commands: SubParsers) -> None:

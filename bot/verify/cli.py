@@ -10,16 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TypeAlias
 
+from bot.arguments import SubParsers
 from bot.verify import MismatchError, verify
 from bot.verify.read import read_path
 from bot.verify.tables import folder_finder
 
 EXIT_OK = 0
 EXIT_MISMATCH = 2
-
-SubParsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def add_verify_parser(commands: SubParsers) -> None:
