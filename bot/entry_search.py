@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.engine.entries import Entry, TableId
 from bot.engine.model import Ruleset
-from bot.rules_search import CLEAR_LEAD, LIMIT, PREFIX_CREDIT, TEXT_WEIGHT, TITLE_WEIGHT, words
+from bot.rules_search import LIMIT, PREFIX_CREDIT, TEXT_WEIGHT, TITLE_WEIGHT, Ranked, words
 
 
 @dataclass(frozen=True)
@@ -60,31 +60,16 @@ def _text(entry: Entry) -> str:
     return " ".join([entry.text, *(f"{h.name} {h.text}" for h in entry.halves)])
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(Ranked[Place]):
     """What a name search found: `exact` places (the name was typed whole), then every place
     `ranked` best first with its score."""
-
-    exact: tuple[Place, ...]
-    ranked: tuple[Place, ...]
-    scores: tuple[float, ...]
 
     @property
     def answer(self) -> Place | None:
         """The one entry to show, when there's no doubt which."""
         if self.exact:
             return self.exact[0] if len({_key(p) for p in self.exact}) == 1 else None
-        if len(self.ranked) == 1 or (self.ranked and self.scores[0] >= CLEAR_LEAD * self.scores[1]):
-            return self.ranked[0]
-        return None
-
-    def candidates(self) -> tuple[Place, ...]:
-        """The entries worth offering when there's no single answer: the exact ones, else those
-        scoring at least half the best."""
-        if self.exact:
-            return self.exact
-        best = self.scores[0] if self.scores else 0.0
-        return tuple(p for p, s in zip(self.ranked, self.scores, strict=True) if s >= best / 2)
+        return self.leader()
 
 
 def _key(place: Place) -> tuple[str, str, str]:

@@ -17,8 +17,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 from bot.tables.rulesets import Rule
+
+T = TypeVar("T")
 
 LIMIT = 25
 TITLE_WEIGHT = 3.0
@@ -176,32 +179,41 @@ def _index(rules: tuple[Rule, ...]) -> _Index:
 
 
 @dataclass(frozen=True)
-class Search:
+class Ranked(Generic[T]):
+    """What a ranked lookup found: `exact` matches first, then everything `ranked` best first
+    with its score. Rules topics and table entries are both searched this way."""
+
+    exact: tuple[T, ...]
+    ranked: tuple[T, ...]
+    scores: tuple[float, ...]
+
+    def leader(self) -> T | None:
+        """The best of `ranked` when it stands alone or leads the next by CLEAR_LEAD."""
+        if len(self.ranked) == 1 or (self.ranked and self.scores[0] >= CLEAR_LEAD * self.scores[1]):
+            return self.ranked[0]
+        return None
+
+    def candidates(self) -> tuple[T, ...]:
+        """What is worth offering when there's no single answer: the exact matches, else those
+        scoring at least half the best."""
+        if self.exact:
+            return self.exact
+        best = self.scores[0] if self.scores else 0.0
+        return tuple(r for r, s in zip(self.ranked, self.scores, strict=True) if s >= best / 2)
+
+
+class Search(Ranked[Rule]):
     """What a lookup found: `exact` topics (the words were an id, title or keyword), then the
     rest `ranked` best first (exact ones included, at the front)."""
-
-    exact: tuple[Rule, ...]
-    ranked: tuple[Rule, ...]
-    scores: tuple[float, ...]
 
     @property
     def answer(self) -> Rule | None:
         """The one topic to show, when there's no doubt which."""
         if len(self.exact) == 1:
             return self.exact[0]
-        if self.exact or not self.ranked:
-            return None
-        if len(self.ranked) == 1 or self.scores[0] >= CLEAR_LEAD * self.scores[1]:
-            return self.ranked[0]
-        return None
-
-    def candidates(self) -> tuple[Rule, ...]:
-        """The topics worth offering when there's no single answer: the exact ones, else those
-        scoring at least half the best."""
         if self.exact:
-            return self.exact
-        best = self.scores[0] if self.scores else 0.0
-        return tuple(r for r, s in zip(self.ranked, self.scores, strict=True) if s >= best / 2)
+            return None
+        return self.leader()
 
 
 def _score(
