@@ -28,6 +28,10 @@ TITLE_WEIGHT = 3.0
 KEYWORD_WEIGHT = 3.0
 TEXT_WEIGHT = 1.0
 PHRASE_BONUS = 2.0
+# A topic whose id is one word is named by it, like a list ("… rolling a 2 on WackyLand?"):
+# that word counts extra, wherever it stands in a sentence. (A longer id is just its title's
+# words, which the other weights cover.)
+NAME_BONUS = 2.0
 PREFIX_CREDIT = 0.6
 FILLER_KEYWORD = 1.0  # a filler word ("you", "when") counts only as a rule's whole keyword
 CLEAR_LEAD = 1.25  # the best topic is the answer when it scores this much more than the next
@@ -110,13 +114,21 @@ def _stem(word: str) -> str:
         word = _undouble(word[:-2])
     elif len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
         word = word[:-2]
-    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+    elif _plural(word):
         word = word[:-1]
     if len(word) > 3 and word.endswith("e"):
         word = word[:-1]
     if len(word) > 3 and word.endswith("y"):
         word = word[:-1] + "i"
     return word
+
+
+def _plural(word: str) -> bool:
+    """Ends in a plural s: not "class" or "status", nor a short word in -is ("this", "axis");
+    a longer one is ("tsunamis")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us")):
+        return False
+    return not word.endswith("is") or len(word) > 5
 
 
 def _undouble(stem: str) -> str:
@@ -159,6 +171,7 @@ class _Index:
     phrases: tuple[tuple[tuple[str, ...], ...], ...]
     text: tuple[frozenset[str], ...]
     raw: tuple[frozenset[str], ...]
+    names: tuple[tuple[str, ...], ...]
     idf: dict[str, float] = field(hash=False, compare=False)
 
 
@@ -167,7 +180,7 @@ def _index(rules: tuple[Rule, ...]) -> _Index:
     title = tuple(frozenset(words(f"{r.id} {r.title}")) for r in rules)
     phrases = tuple(tuple(p for k in r.keywords if (p := words(k))) for r in rules)
     keywords = tuple(frozenset(w for p in ps for w in p) for ps in phrases)
-    text = tuple(frozenset(words(r.text)) for r in rules)
+    text = tuple(frozenset(words(f"{r.answer} {r.text}")) for r in rules)
     raw = tuple(frozenset(k.casefold() for k in r.keywords) for r in rules)
     df: dict[str, int] = {}
     for parts in zip(title, keywords, text, raw, strict=True):
@@ -175,7 +188,8 @@ def _index(rules: tuple[Rule, ...]) -> _Index:
             df[word] = df.get(word, 0) + 1
     n = len(rules)
     idf = {w: math.log(1 + n / d) for w, d in df.items()}
-    return _Index(rules, title, keywords, phrases, text, raw, idf)
+    names = tuple(words(r.id, synonyms=False) for r in rules)  # one word: a name
+    return _Index(rules, title, keywords, phrases, text, raw, names, idf)
 
 
 @dataclass(frozen=True)
@@ -217,7 +231,12 @@ class Search(Ranked[Rule]):
 
 
 def _score(
-    index: _Index, i: int, query: tuple[str, ...], prefix: bool, fillers: tuple[str, ...]
+    index: _Index,
+    i: int,
+    query: tuple[str, ...],
+    plain: tuple[str, ...],
+    prefix: bool,
+    fillers: tuple[str, ...],
 ) -> float:
     score = sum(FILLER_KEYWORD * index.idf.get(w, 0.0) for w in fillers if w in index.raw[i])
     fields = (
@@ -238,6 +257,9 @@ def _score(
     for phrase in index.phrases[i]:
         if len(phrase) > 1 and _contains(query, phrase):
             score += PHRASE_BONUS * sum(index.idf.get(w, 0.0) for w in phrase)
+    name = index.names[i]
+    if len(name) == 1 and name[0] in plain:
+        score += NAME_BONUS * index.idf.get(name[0], 0.0)
     return score
 
 
@@ -269,7 +291,7 @@ def search(rules: Sequence[Rule], query: str, *, prefix: bool = False) -> Search
     fillers = tuple(w for w in _raw_words(query) if w in FILLER)
     tiers = [_exactness(r, raw, plain) for r in index.rules]
     scored = sorted(
-        ((_score(index, i, normal, prefix, fillers), i) for i in range(len(index.rules))),
+        ((_score(index, i, normal, plain, prefix, fillers), i) for i in range(len(index.rules))),
         key=lambda pair: (tiers[pair[1]], -pair[0], pair[1]),
     )
     exact = tuple(index.rules[i] for _, i in scored if tiers[i] == min(tiers) < 3)

@@ -73,8 +73,8 @@ class RulesMenu(
         try:
             if not values:
                 raise CommandError("pick a topic from the menu")
-            rule = await _topic(interaction, self.ruleset, str(values[0]))
-            await _answer(interaction, rule_text(rule))
+            rule, rules = await _topic(interaction, self.ruleset, str(values[0]))
+            await _answer(interaction, rule_text(rule, rules, bold=True))
         except Exception as error:  # a component has no command tree to report to
             await report(interaction, error)
 
@@ -89,9 +89,11 @@ async def _rules_here(interaction: discord.Interaction[Any]) -> tuple[str, str, 
     return ruleset.id, ruleset.name, rules
 
 
-async def _topic(interaction: discord.Interaction[Any], ruleset: str, topic: str) -> Rule:
-    """The topic picked from a menu drawn for `ruleset`: from the rules in play here when they
-    are still that ruleset's, else from the bundled ruleset of that id."""
+async def _topic(
+    interaction: discord.Interaction[Any], ruleset: str, topic: str
+) -> tuple[Rule, Sequence[Rule]]:
+    """The topic picked from a menu drawn for `ruleset`, and the rules it is one of: those in
+    play here when they are still that ruleset's, else the bundled ruleset of that id."""
     here, _, rules = await _rules_here(interaction)
     if here != ruleset:
         bundled = load_bundled().get(ruleset)
@@ -101,7 +103,7 @@ async def _topic(interaction: discord.Interaction[Any], ruleset: str, topic: str
     rule = next((r for r in rules if r.id == topic), None)
     if rule is None:
         raise CommandError(f"there's no rules topic {topic!r} any more: /rules lists them")
-    return rule
+    return rule, rules
 
 
 async def _answer(
@@ -117,7 +119,7 @@ async def answer_rules(interaction: discord.Interaction[Any], topic: str | None)
     lookup could mean."""
     ruleset, name, rules = await _rules_here(interaction)
     try:
-        found = rules_answer(rules, topic, name)
+        found = rules_answer(rules, topic, name, bold=True)
     except CommandError as error:  # its words are the console's: say the slash command
         raise CommandError(_slash(str(error))) from None
     if not found.offered:

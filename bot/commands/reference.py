@@ -19,6 +19,7 @@ from bot.tables.rulesets import Rule
 
 SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 WIDTH = 100
+MIN_WIDTH = 30  # a terminal narrower than this is wrapped as if it were this wide
 
 GROUP_HELP = {
     "game": "open, join, begin, show and end a game",
@@ -84,16 +85,24 @@ class RulesAnswer:
     offered: tuple[Rule, ...] = ()
 
 
-def rules_answer(rules: Sequence[Rule], topic: str | None, ruleset: str) -> RulesAnswer:
+def rules_answer(
+    rules: Sequence[Rule],
+    topic: str | None,
+    ruleset: str,
+    *,
+    width: int | None = None,
+    bold: bool = False,
+) -> RulesAnswer:
     """One rule in full, the list of topics (when none is asked for), or the numbered topics a
-    lookup could mean, to pick one from."""
+    lookup could mean, to pick one from. `width` and `bold` are as :func:`rule_text` takes
+    them."""
     if not rules:
         return RulesAnswer(f"the {ruleset} ruleset has no rules text")
     if topic is None:
         return RulesAnswer(_topics(rules, f"Rules of {ruleset} (`rules TOPIC` shows one):"))
     found = find_rules(rules, topic)
     if len(found) == 1:
-        return RulesAnswer(rule_text(found[0]))
+        return RulesAnswer(rule_text(found[0], rules, width=width, bold=bold))
     if found:
         head = f"Several rules are about {topic!r}, best first; pick one with `rules NUMBER`:"
         width = len(str(len(found)))
@@ -104,16 +113,40 @@ def rules_answer(rules: Sequence[Rule], topic: str | None, ruleset: str) -> Rule
     raise CommandError(f"no rule about {topic!r}.{hint} (`rules` lists the topics)")
 
 
-def rules_text(rules: Sequence[Rule], topic: str | None, ruleset: str) -> str:
+def rules_text(
+    rules: Sequence[Rule], topic: str | None, ruleset: str, *, width: int | None = WIDTH
+) -> str:
     """One rule in full, or the list of topics (when none is asked for, or several match)."""
-    return rules_answer(rules, topic, ruleset).text
+    return rules_answer(rules, topic, ruleset, width=width).text
 
 
-def rule_text(rule: Rule) -> str:
-    """One rule in full: its title and id, then its text."""
+def rule_text(
+    rule: Rule, rules: Sequence[Rule] = (), *, width: int | None = None, bold: bool = False
+) -> str:
+    """One rule in full: its title and id; its one-line answer; the detail; then the topics it
+    points to ("see also", by title and id, looked up in `rules`).
+
+    With `width`, paragraphs are wrapped to it (a terminal); without, each paragraph is one line
+    and the reader wraps it (Discord wraps embeds to the screen, and a hard break there splits
+    lines in the middle on a phone). Ids and command hints are never broken at their hyphens.
+    With `bold`, the answer is set in markdown bold.
+    """
     paragraphs = [" ".join(p.split()) for p in rule.text.split("\n\n") if p.strip()]
-    body = "\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs)
-    return f"{rule.title} ({rule.id})\n{body}"
+    if rule.answer:
+        paragraphs.insert(0, f"**{rule.answer}**" if bold else rule.answer)
+    titles = {r.id: r.title for r in rules}
+    if rule.see:
+        named = "; ".join(f"{titles[t]} ({t})" if t in titles else t for t in rule.see)
+        paragraphs.append(f"See also: {named}.")
+    if width is not None:
+        paragraphs = [_fill(p, width) for p in paragraphs]
+    return f"{rule.title} ({rule.id})\n" + "\n\n".join(paragraphs)
+
+
+def _fill(paragraph: str, width: int) -> str:
+    return textwrap.fill(
+        paragraph, max(width, MIN_WIDTH), break_on_hyphens=False, break_long_words=False
+    )
 
 
 def picked_rule(offered: Sequence[Rule], topic: str) -> Rule | None:

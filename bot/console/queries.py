@@ -4,6 +4,7 @@ card links, dice and help. None of them changes a game.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from bot.commands import (
     rules_answer,
 )
 from bot.commands.grammar import check_text
+from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
@@ -89,10 +91,9 @@ async def _ruleset(console: Console) -> Ruleset:
 
 
 async def _rules(console: Console, topic: str | None) -> str:
-    """The rules on `topic`; a number alone picks from the topics the last lookup offered."""
-    picked = None if topic is None else picked_rule(console.offered_rules, topic)
-    if picked is not None:
-        return rule_text(picked)
+    """The rules on `topic`, wrapped to the terminal; a number alone picks from the topics the
+    last lookup offered."""
+    width = shutil.get_terminal_size((WIDTH, 24)).columns
     outcome = await console.current()
     if outcome is not None:
         ruleset = outcome.game.ruleset.id
@@ -100,7 +101,10 @@ async def _rules(console: Console, topic: str | None) -> str:
     else:
         ruleset = console.options.ruleset
         rules = await console.service.rules(ruleset)
-    answer = rules_answer(rules, topic, ruleset)
+    picked = None if topic is None else picked_rule(console.offered_rules, topic)
+    if picked is not None:
+        return rule_text(picked, rules, width=width)
+    answer = rules_answer(rules, topic, ruleset, width=width)
     if answer.offered:  # the last list shown stays to pick from, however many are read
         console.offered_rules = answer.offered
     return answer.text

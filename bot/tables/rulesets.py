@@ -6,6 +6,7 @@ tables it names have been loaded (see :mod:`bot.tables.folders`).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from bot.engine.errors import TableError
@@ -19,7 +20,7 @@ from bot.engine.model import (
     ZonePolicy,
 )
 from bot.tables.problems import KeyPath
-from bot.tables.schema import MAX_NAME, RULE_KEYS, Checker, Reference, Wants, describe
+from bot.tables.schema import MAX_ANSWER, MAX_NAME, RULE_KEYS, Checker, Reference, Wants, describe
 
 _CHAOS_FROM = {
     "table": ChaosSource.TABLE,
@@ -30,12 +31,19 @@ _CHAOS_FROM = {
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One section of a ruleset's rules text, for ``/rules`` lookups."""
+    """One section of a ruleset's rules text, for ``/rules`` lookups.
+
+    A topic reads at the table in three parts: `answer`, one line that settles the usual
+    question; `text`, the detail; and `see`, the ids of related topics in the same ruleset.
+    A ruleset author may leave out the answer and the see-also (then the text alone is shown).
+    """
 
     id: str
     title: str
     keywords: tuple[str, ...]
     text: str
+    answer: str = ""
+    see: tuple[str, ...] = ()
 
 
 @dataclass
@@ -210,6 +218,7 @@ def _budget(ck: Checker, value: object) -> Budget | None:
 def _rules(ck: Checker, value: object) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     seen: dict[str, int] = {}
+    pointers: list[tuple[str, KeyPath, str | None]] = []  # see-also: checked once all are read
     for i, item in enumerate(ck.items(value, ("rules",), "rules sections") or ()):
         path: KeyPath = ("rules", i)
         raw = ck.mapping(item, path, "a rules section with id, title and text")
@@ -219,6 +228,9 @@ def _rules(ck: Checker, value: object) -> tuple[Rule, ...]:
         rule_id = ck.ident(raw["id"], (*path, "id"), "a section id") if "id" in raw else None
         title = ck.text(raw, "title", path, required=True, limit=MAX_NAME)
         text = ck.text(raw, "text", path, required=True, limit=8000)
+        answer = _answer(ck, raw, path)
+        see = ck.ids(raw["see"], (*path, "see"), "topics") if "see" in raw else []
+        pointers.extend((topic, at, rule_id) for topic, at in see)
         keywords: list[str] = []
         if "keywords" in raw:
             for j, word in enumerate(ck.items(raw["keywords"], (*path, "keywords"), "words") or ()):
@@ -234,5 +246,24 @@ def _rules(ck: Checker, value: object) -> tuple[Rule, ...]:
         if rule_id is not None:
             seen[rule_id] = ck.line((*path, "id"))
         if rule_id and title and text:
-            rules.append(Rule(rule_id, title, tuple(keywords), text))
+            rules.append(
+                Rule(rule_id, title, tuple(keywords), text, answer or "", tuple(t for t, _ in see))
+            )
+    for topic, at, source in pointers:
+        if topic == source:
+            ck.add(at, f"a section can't point to itself ({topic!r})")
+        elif topic not in seen:
+            close = difflib.get_close_matches(topic, list(seen), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            ck.add(at, f"there's no rules section {topic!r} in this ruleset{hint}")
     return tuple(rules)
+
+
+def _answer(ck: Checker, raw: dict[str, object], path: KeyPath) -> str | None:
+    """A section's one-line answer: a sentence or two that settle the usual question, shown
+    first, so it may not run over several paragraphs."""
+    answer = ck.text(raw, "answer", path, limit=MAX_ANSWER)
+    if answer is not None and "\n\n" in answer:
+        ck.add((*path, "answer"), "is one short paragraph; put the detail under text")
+        return None
+    return " ".join(answer.split()) if answer else answer

@@ -21,6 +21,7 @@ from bot.tables.yamlnodes import Document
 SCHEMA = 1  # the newest format version this bot reads
 
 MAX_NAME = 200
+MAX_ANSWER = 300  # a rules section's one-line answer: two sentences at most, as a rule
 MAX_TEXT = 2000
 MAX_TIMES = 100  # rolls one multi-roll may ask for
 MAX_COPIES = 100
@@ -47,7 +48,7 @@ FILE_KEYS = {
         *("tables", "rules"),
     ),
 }
-RULE_KEYS = ("id", "title", "keywords", "text")
+RULE_KEYS = ("id", "title", "keywords", "answer", "text", "see")
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 

@@ -21,6 +21,7 @@ from bot.commands import (
     picked_rule,
     player_id,
     roll_dice,
+    rule_text,
     rules_answer,
     rules_text,
     to_action,
@@ -289,6 +290,32 @@ def test_rules_topics_match_ids_titles_and_keywords() -> None:
     assert "chaos-phase" in listing
     with pytest.raises(CommandError, match="no rule about 'zzzz'"):
         rules_text(rules, "zzzz", "classic")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "lists", "deck"])
+def test_a_topic_reads_answer_detail_then_see_also_and_wraps_only_when_asked(ruleset: str) -> None:
+    rules = find_ruleset(ruleset).rules
+    titles = {r.id: r.title for r in rules}
+    for rule in rules:
+        # Unwrapped (Discord): a paragraph a line, the answer first, see-also last, by title.
+        head, *paragraphs = rule_text(rule, rules).split("\n")
+        assert head == f"{rule.title} ({rule.id})"
+        answer, *detail, see = [p for p in paragraphs if p]  # blank lines between paragraphs
+        assert answer == rule.answer
+        assert detail == [" ".join(p.split()) for p in rule.text.split("\n\n")]
+        assert see == "See also: " + "; ".join(f"{titles[t]} ({t})" for t in rule.see) + "."
+        assert rule_text(rule, rules, bold=True).split("\n")[1] == f"**{rule.answer}**"
+        # Wrapped (a terminal): lines fit, and wrapping only turned spaces into line breaks,
+        # so no id or command is cut at a hyphen.
+        for width in (30, 57, 100):
+            wrapped = rule_text(rule, rules, width=width)
+            lines = wrapped.split("\n")[1:]
+            assert all(len(line) <= width or " " not in line for line in lines)
+            flat = rule_text(rule, rules)
+            assert wrapped.split("\n\n") != flat.split("\n\n") or width == 100
+            assert [" ".join(p.split()) for p in wrapped.split("\n\n")] == [
+                " ".join(p.split()) for p in flat.split("\n\n")
+            ]
 
 
 def test_an_ambiguous_topic_lists_the_rules_it_could_mean() -> None:

@@ -28,7 +28,8 @@ def test_every_list_entry_and_deck_card_is_a_place() -> None:
 
 
 @pytest.mark.parametrize(
-    "query", ["Tsunami", "tsunami", "  TSUNAMI ", "what does tsunami do again?", "Tsunami?"]
+    "query",
+    ["Tsunami", "tsunami", "  TSUNAMI ", "what does tsunami do again?", "Tsunami?", "tsunamis"],
 )
 def test_an_entry_is_found_by_its_name_however_it_is_asked(query: str) -> None:
     answer = search(places(CLASSIC), query).answer

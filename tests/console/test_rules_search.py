@@ -29,6 +29,8 @@ def test_words_drop_filler_and_equate_numbers_stems_and_synonyms() -> None:
     assert words("left") == words("away") == words("leave")
     assert words("colour") == words("color")
     assert words("shuffled") == words("shuffling") == words("shuffle")
+    assert words("tsunamis") == words("tsunami")  # a plural in -is: only short words keep it
+    assert words("axis") == ("axis",)
 
 
 def _ids(found: tuple[Rule, ...] | list[Rule]) -> list[str]:
@@ -56,6 +58,17 @@ def test_the_text_itself_is_searched() -> None:
     assert _ids(search(deck, "graveyard").ranked)[0] == "the-middle"
     # "spite poison": the topic for a loss that still holds, which says what to do about it.
     assert _ids(search(deck, "spite poison").ranked)[0] == "still-losing"
+
+
+def test_a_topic_named_inside_a_sentence_wins_over_its_other_words() -> None:
+    """A one-word id names its topic like a proper noun: "rolling a 2" reads like "roll twice"
+    (multiple-rolls), but the question is about WackyLand."""
+    classic = find_ruleset("classic").rules
+    found = search(classic, "What are the odds of rolling a 2 on WackyLand?")
+    assert _ids(found.ranked)[0] == "wackyland"
+    assert _ids(search(classic, "roll 2 times").ranked)[0] == "multiple-rolls"
+    deck = find_ruleset("deck").rules
+    assert _ids(search(deck, "can I spite twice").ranked)[0] == "spite"
 
 
 def test_a_close_call_is_a_list_best_first_not_a_guess() -> None:

@@ -38,9 +38,9 @@ def run(
     )
 
 
-def play(folder: Path, *args: str, stdin: str) -> str:
+def play(folder: Path, *args: str, stdin: str, env: dict[str, str] | None = None) -> str:
     """A console session that must end cleanly; its stdout."""
-    result = run(folder, "play", "--db", str(folder / "games.db"), *args, stdin=stdin)
+    result = run(folder, "play", "--db", str(folder / "games.db"), *args, stdin=stdin, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert "Traceback" not in result.stdout
@@ -464,3 +464,24 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
         r"> rules 0",
         re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
     )
+
+
+@pytest.mark.parametrize("columns", [44, 72, 130])
+def test_a_rules_answer_is_wrapped_to_the_terminal(tmp_path: Path, columns: int) -> None:
+    """The console wraps a topic to the terminal's width (COLUMNS, as a shell sets it), never
+    breaking an id or command at its hyphens; the answer comes first and see-also last."""
+    rules = find_ruleset("deck").rules
+    topic = next(r for r in rules if r.id == "chaos-step")
+    stdin = "rules chaos-step\nquit\n"
+    lines = block(
+        play(tmp_path, "--ruleset", "deck", stdin=stdin, env={"COLUMNS": str(columns)}),
+        "rules chaos-step",
+    )
+    assert lines[0] == f"{topic.title} ({topic.id})"
+    assert all(len(line) <= columns for line in lines), max(lines, key=len)
+    assert max(len(line) for line in lines) > columns - 15  # it uses the width it has
+    paragraphs = "\n".join(lines[1:]).split("\n\n")
+    assert " ".join(paragraphs[0].split()) == topic.answer
+    assert "turning-face-up" in " ".join(" ".join(paragraphs).split())
+    assert not any(line.endswith("-") for line in lines)
+    assert " ".join(paragraphs[-1].split()).startswith("See also: Face Down on the Stack")

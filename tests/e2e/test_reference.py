@@ -58,10 +58,16 @@ async def test_rules_lists_the_topics_and_shows_one(
         assert is_ephemeral(body)
         title, _, rest = text_of(body).partition("\n")
         assert title == "The Spite Roll (spite-roll)"
+        # The answer first, in bold; then the detail, a paragraph a line (Discord wraps it to
+        # the screen); then the topics it points to.
+        answer, *detail, see = rest.split("\n\n")
+        assert answer == f"**{spite.answer}**"
+        paragraphs = [" ".join(p.split()) for p in spite.text.split("\n\n")]
         # The texts name commands as the console types them; Discord shows them as slash commands.
-        assert " ".join(rest.split()) == " ".join(slashed(spite.text).split())
+        assert detail == [slashed(p) for p in paragraphs]
         assert "`/chaos spite`" in rest
         assert "`chaos spite`" not in rest
+        assert see.startswith("See also: Conceding, or Stepping Away (conceding);")
 
         sentence = text_of(await t.slash("rules", {"topic": "what happens when I die?"}))
         assert sentence.startswith("The Spite Roll (spite-roll)")

@@ -102,11 +102,12 @@ async def test_games_share_a_snapshot_and_record_their_tables(tmp_path: Path) ->
         two = await create(store, "b", game, snapshot)
         assert one.snapshot == two.snapshot
         tables = await store.game_tables(two.id)
-        assert tables[0] == GameTable("classic", "ruleset", "2026.2")
+        assert tables[0] == GameTable("classic", "ruleset", "2026.3")
         revisions = {t.id: t.revision for t in tables}
-        # Issue 9 changed the ruleset, the Chaos List and PersonaLand (see CHANGELOG.md)
+        # Issue 9 changed the ruleset, the Chaos List and PersonaLand; issue 10 the ruleset's
+        # rules texts again (see CHANGELOG.md)
         assert revisions == {
-            "classic": "2026.2",
+            "classic": "2026.3",
             "chaos": "2026.2",
             "ewl": "2026.1",
             "persona": "2026.2",

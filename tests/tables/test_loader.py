@@ -21,7 +21,7 @@ from bot.tables import (
     load_text,
 )
 from bot.tables.yamlnodes import MAX_FILE_BYTES
-from tests.tables.samples import MINI, table_file, write_folder
+from tests.tables.samples import MINI, RULESET, table_file, write_folder
 
 
 def problems(path: Path) -> list[TableFileError]:
@@ -437,3 +437,45 @@ cards:
 def test_problems_are_table_errors() -> None:
     with pytest.raises(TableError):
         load_text("schema: 1\n", "x.yaml")
+
+
+def test_a_rules_section_reads_its_answer_and_see_also(tmp_path: Path) -> None:
+    extra = """\
+    answer: >-
+      Roll first,
+      then untap.
+    see: [spite]
+  - id: spite
+    title: Spite
+    text: When you would lose, roll once more.
+    see: [chaos-phase]
+"""
+    folder = write_folder(tmp_path, {**MINI, "ruleset.yaml": RULESET + extra})
+    phase, spite = load_ruleset(folder).rules
+    assert (phase.answer, phase.see) == ("Roll first, then untap.", ("spite",))
+    assert (spite.answer, spite.see) == ("", ("chaos-phase",))
+
+
+def test_rules_section_problems_name_the_line_and_key(tmp_path: Path) -> None:
+    extra = """\
+    see: [chaos-phse, chaos-phase, 7 up]
+  - id: spite
+    title: Spite
+    answer: |
+      One paragraph.
+
+      And another.
+    text: When you would lose, roll once more.
+"""
+    found = problems(write(tmp_path, RULESET + extra, "ruleset.yaml"))
+    assert [(p.line, p.path) for p in found] == [
+        (19, "rules[0].see[0]"),
+        (19, "rules[0].see[1]"),
+        (19, "rules[0].see[2]"),
+        (22, "rules[1].answer"),
+    ]
+    assert "no rules section 'chaos-phse' in this ruleset; did you mean 'chaos-phase'?" in (
+        found[0].message
+    )
+    assert "can't point to itself" in found[1].message
+    assert "one short paragraph" in found[3].message

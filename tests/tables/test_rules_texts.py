@@ -205,3 +205,21 @@ def test_deck_poison_after_a_used_spite_is_final() -> None:
 
 def status(game: Game, player: str) -> Status:
     return game.state.players[player].status
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_topic_opens_with_a_one_line_answer_and_points_onward(ruleset: str) -> None:
+    """An answer short enough to read at a glance (one line on a phone, give or take), and at
+    least one related topic; the loader has already checked that those topics exist."""
+    for rule in BUNDLED[ruleset].rules:
+        assert rule.answer, rule.id
+        assert len(rule.answer) <= 140, (rule.id, len(rule.answer))
+        assert rule.see, rule.id
+        assert len(set(rule.see)) == len(rule.see), rule.id
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_topic_is_pointed_to_by_another(ruleset: str) -> None:
+    """Every topic is some other topic's see-also: a reader who lands anywhere can find it."""
+    rules = BUNDLED[ruleset].rules
+    assert {r.id for r in rules} == {t for r in rules for t in r.see}
