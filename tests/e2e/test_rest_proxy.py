@@ -109,26 +109,27 @@ def bot_process(folder: Path, fake: FakeDiscord, proxy: Proxy) -> Iterator[list[
         CHAOS_DEV_GUILD_ID=fake.guild_id,
         CHAOS_DB_PATH=str(folder / "bot.db"),
     )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bot"],
-        cwd=folder,
-        env=clean_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    logged = folder / "bot.log"  # a file, not a pipe nobody reads until the end
+    with logged.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=folder,
+            env=clean_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     log: list[str] = []
     try:
         yield log
         process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=STOP_WITHIN)
-        log.append(stderr)
-        assert process.returncode == 0, stderr
-        assert "Traceback" not in stderr, stderr
+        process.wait(STOP_WITHIN)
+        log.append(logged.read_text())
+        assert process.returncode == 0, log[0]
+        assert "Traceback" not in log[0], log[0]
     finally:
         if process.poll() is None:
             process.kill()
-            process.communicate()
+            process.wait()
 
 
 def slash(served: FakeInAThread, path: str, options: JSON | None = None, *, user: JSON) -> JSON:
