@@ -30,7 +30,7 @@ T = TypeVar("T")
 PROXY_AGENT = "DiscordBot (https://discord.js.org"  # @discordjs/rest's User-Agent
 BOT_AGENT = "DiscordBot (https://github.com/Rapptz/discord.py"
 WAIT = 0.3  # seconds the made-up 429s ask for
-SPENT = 2.0  # seconds a spent bucket stays spent in the proxy's eyes
+SPENT = 3.0  # seconds a spent bucket stays spent in the proxy's eyes
 
 
 # -- the in-process bot, a 429 without Via from the fake ---------------------------------------
