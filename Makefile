@@ -1,16 +1,31 @@
 # Two commands set everything up on a fresh machine: `make run` and `make test`.
+# Both install exactly what requirements.lock lists, checked against its hashes; `make lock`
+# refreshes the lock after pyproject.toml changes (LOCK_FLAGS=--upgrade: every package to the
+# newest version pyproject.toml allows).
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+LOCK   := requirements.lock
+UV     := uv==0.13.9
+LOCK_FLAGS ?=
+# The REST proxy (@discordjs/proxy, from npm) the tests put between the bot and the fake Discord.
+PROXY_STAMP := proxy/node_modules/.installed
 
-.PHONY: run test lint types unit bench clean
+.PHONY: run test lint types unit bench lock proxy clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+	@# Fails when pyproject.toml asks for something the lock lacks: run `make lock`.
+	$(PY) -m pip check
 	touch $(STAMP)
+
+$(PROXY_STAMP): proxy/package-lock.json
+	cd proxy && npm ci --no-audit --no-fund
+	touch $(PROXY_STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/chaos-referee
@@ -24,7 +39,7 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(PROXY_STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)
@@ -33,5 +48,17 @@ bench: $(STAMP)
 	$(PY) bench/store.py
 	$(PY) bench/discord_bench.py
 
+# Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
+lock:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet '$(UV)'
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal \
+		--python-version 3.11 --custom-compile-command 'make lock' --quiet $(LOCK_FLAGS) \
+		--output-file $(LOCK)
+
+# One REST proxy for every bot process (docs/scaling.md), e.g. PROXY_ARGS='--port 8080'.
+proxy: $(PROXY_STAMP)
+	node proxy/server.mjs $(PROXY_ARGS)
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis proxy/node_modules

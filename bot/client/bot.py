@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import ratelimits
 from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import report
 from bot.client.keeper import BoardKeeper
@@ -105,6 +106,7 @@ class ChaosBot(commands.Bot):
         self._closing = False
 
     async def setup_hook(self) -> None:
+        ratelimits.install(self.http)  # a REST proxy's own 429s are waited out, not raised
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
         self.add_dynamic_items(GameButton, PickMenu, RulesMenu)

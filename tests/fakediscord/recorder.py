@@ -44,6 +44,7 @@ class Call:
     files: list[UploadedFile] = field(default_factory=list)
     status: int = 0  # the status the fake answered with
     at: float = field(default_factory=time.perf_counter)  # when it arrived (perf_counter)
+    headers: dict[str, str] = field(default_factory=dict)  # as sent (the last of a repeated one)
 
     def matches(self, pattern: str) -> bool:
         """``pattern`` is ``"METHOD /path"`` with shell wildcards, e.g. ``"POST /webhooks/*"``."""
@@ -59,6 +60,14 @@ class Fault:
     status: int
     times: int
     retry_after: float
+    via: bool = True
+
+
+@dataclass
+class Exhaustion:
+    pattern: str
+    times: int
+    reset_after: float
 
 
 def json_response(
@@ -85,6 +94,7 @@ class Recorder:
         self.calls: list[Call] = []
         self.unknown: list[Call] = []
         self._faults: list[Fault] = []
+        self._exhaustions: list[Exhaustion] = []
         self._changed: asyncio.Condition | None = None
 
     def start(self) -> None:
@@ -94,7 +104,13 @@ class Recorder:
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == "/gateway":
             return await handler(request)
-        call = Call(request.method, request.path.removeprefix(API), dict(request.query), None)
+        call = Call(
+            request.method,
+            request.path.removeprefix(API),
+            dict(request.query),
+            None,
+            headers=dict(request.headers),
+        )
         if request.content_type.startswith("multipart/"):
             form = await request.post()
             for name, value in form.items():
@@ -110,6 +126,8 @@ class Recorder:
         self.calls.append(call)
         fault = self._inject_fault(call)
         response = fault if fault is not None else await handler(request)
+        if fault is None and response.status < 300:
+            self._exhaust(call, response)
         call.status = response.status
         await self.notify()
         return response
@@ -135,8 +153,13 @@ class Recorder:
         assert result is not None
         return result
 
-    def fail_next(self, pattern: str, status: int, times: int, retry_after: float) -> None:
-        self._faults.append(Fault(pattern, status, times, retry_after))
+    def fail_next(
+        self, pattern: str, status: int, times: int, retry_after: float, via: bool = True
+    ) -> None:
+        self._faults.append(Fault(pattern, status, times, retry_after, via))
+
+    def exhaust_next(self, pattern: str, times: int, reset_after: float) -> None:
+        self._exhaustions.append(Exhaustion(pattern, times, reset_after))
 
     def take_unknown(self) -> list[Call]:
         taken, self.unknown = self.unknown, []
@@ -172,9 +195,10 @@ class Recorder:
                     "X-RateLimit-Reset-After": reset,
                     "X-RateLimit-Bucket": "fake-bucket",
                     "X-RateLimit-Scope": "user",
-                    # Without Via, discord.py takes a 429 for a Cloudflare ban and gives up.
-                    "Via": "1.1 google",
                 }
+                if fault.via:
+                    # Without Via, discord.py takes a 429 for a Cloudflare ban and gives up.
+                    headers["Via"] = "1.1 google"
                 body = {
                     "message": "You are being rate limited.",
                     "retry_after": fault.retry_after,
@@ -183,3 +207,19 @@ class Recorder:
                 }
                 return json_response(body, status=429, headers=headers)
         return None
+
+    def _exhaust(self, call: Call, response: web.StreamResponse) -> None:
+        """Say in `response`'s headers that its bucket is spent until ``reset_after``.
+
+        No ``X-RateLimit-Bucket``: a client then keeps counting the route on its own, the way
+        @discordjs/rest keys a bucket by route until Discord names it.
+        """
+        for spent in self._exhaustions:
+            if spent.times > 0 and call.matches(spent.pattern):
+                spent.times -= 1
+                reset = str(spent.reset_after)
+                response.headers["X-RateLimit-Limit"] = "1"
+                response.headers["X-RateLimit-Remaining"] = "0"
+                response.headers["X-RateLimit-Reset-After"] = reset
+                response.headers["X-RateLimit-Reset"] = str(time.time() + spent.reset_after)
+                return

@@ -104,10 +104,24 @@ class FakeDiscord(World):
         return self.recorder.unknown
 
     def fail_next(
-        self, pattern: str, status: int = 429, *, times: int = 1, retry_after: float = 0.05
+        self,
+        pattern: str,
+        status: int = 429,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        via: bool = True,
     ) -> None:
-        """Answer the next ``times`` requests matching ``pattern`` (see :meth:`Call.matches`)."""
-        self.recorder.fail_next(pattern, status, times, retry_after)
+        """Answer the next ``times`` requests matching ``pattern`` (see :meth:`Call.matches`).
+
+        ``via=False`` leaves out the ``Via`` header of a 429, as a REST proxy's own 429 does.
+        """
+        self.recorder.fail_next(pattern, status, times, retry_after, via)
+
+    def exhaust_next(self, pattern: str, *, times: int = 1, reset_after: float = 1.0) -> None:
+        """The next ``times`` successful answers to ``pattern`` say the route's rate-limit bucket
+        is spent for ``reset_after`` seconds (``X-RateLimit-Remaining: 0``)."""
+        self.recorder.exhaust_next(pattern, times, reset_after)
 
     def take_unknown(self) -> list[Call]:
         """Return and forget the unknown routes hit (for tests that hit one on purpose)."""
