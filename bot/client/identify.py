@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Discord's window is 5 s; the margin covers the time between taking a turn and the IDENTIFY
-# reaching Discord, which differs from one connection to the next.
-SPACING = 5.25
+IDENTIFY_WINDOW = 5.0  # Discord's: one IDENTIFY per bucket in any 5 seconds
+# The margin covers the time between taking a turn and the IDENTIFY reaching Discord, which
+# differs from one connection to the next.
+SPACING = IDENTIFY_WINDOW + 0.25
 POLL = 0.1  # seconds between two tries for a bucket another process holds
 DATABASE_URL = "CHAOS_DATABASE_URL"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -99,7 +100,7 @@ class PostgresGate:
 
         try:
             connection = await asyncpg.connect(url, timeout=10)
-        except (OSError, asyncpg.PostgresError) as error:
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise ConfigError(
                 f"the PostgreSQL database in {DATABASE_URL} can't be reached ({error}); the"
                 f" processes need it to take turns connecting to Discord"
