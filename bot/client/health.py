@@ -21,8 +21,9 @@ log = logging.getLogger(__name__)
 
 
 async def health_line(bot: ChaosBot) -> str:
-    """``health: shards 0-1 of 4 (gateway 41 ms), 3 servers, 5 games cached, 1 board
-    pending, database 0.9 ms``."""
+    """``health: shards 0-1 of 4, servers 3, games cached 5, boards pending 1, gateway 41.0 ms,
+    database 0.9 ms``: name-value pairs, so a log search can pick any of them out. The gateway
+    figure is discord.py's last heartbeat round trip."""
     count = bot.shard_count or 1
     ids = sorted(bot.shards) or list(bot.shard_ids or range(count))
     gateway = _ms(bot.latency)
@@ -33,9 +34,9 @@ async def health_line(bot: ChaosBot) -> str:
     except Exception as error:  # the line must still be written: it's how a broken one shows
         database = f"database unavailable ({type(error).__name__})"
     return (
-        f"health: shards {_ranges(ids)} of {count} (gateway {gateway}),"
-        f" {len(bot.guilds)} servers, {bot.service.cached_games} games cached,"
-        f" {bot.boards.kept} boards pending, {database}"
+        f"health: shards {_ranges(ids)} of {count}, servers {len(bot.guilds)},"
+        f" games cached {bot.service.cached_games}, boards pending {bot.boards.kept},"
+        f" gateway {gateway}, {database}"
     )
 
 

@@ -14,6 +14,10 @@ from collections.abc import Iterator
 import asyncpg
 import pytest
 
+from tests.fakediscord.plugin import fake_discord
+
+__all__ = ["fake_discord", "postgres_url"]
+
 SERVER = "postgresql://postgres@127.0.0.1:5432"
 ADMIN = SERVER + "/postgres"
 

@@ -15,7 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from tests.e2e.test_bot_cli import FakeInAThread, clean_env, write_env
+import pytest
+
+from tests.e2e.test_bot_cli import FakeInAThread, assert_one_line, clean_env, run, write_env
 from tests.fakediscord.plugin import assert_no_unknown_routes
 from tests.fakediscord.server import FakeDiscord
 
@@ -25,8 +27,8 @@ SHARDS = 3
 ALL_CONNECTED_WITHIN = 60.0
 STOP_WITHIN = 10.0
 HEALTH = re.compile(
-    r"health: shards (\S+) of (\d+) \(gateway [^)]*\), (\d+) servers, (\d+) games cached,"
-    r" (\d+) boards pending, database ([0-9.]+ ms)"
+    r"health: shards (\S+) of (\d+), servers (\d+), games cached (\d+), boards pending (\d+),"
+    r" gateway [0-9.]+ ms, database [0-9.]+ ms"
 )
 
 
@@ -110,3 +112,30 @@ def test_three_processes_share_the_shards_and_never_trip_the_identify_limit(
         assert int(servers) == 1 + (home_shard == shard), (homes, log)
     assert "publishes the commands, not this one" in logs[1]
     assert "publishes the commands" not in logs[0]
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "2-5"}, ["CHAOS_SHARDS", "below", "4"]),
+        ({"CHAOS_SHARDS": "0-1"}, ["CHAOS_SHARDS needs CHAOS_SHARD_COUNT"]),
+        ({"CHAOS_SHARD_COUNT": "many"}, ["CHAOS_SHARD_COUNT must be a number of shards"]),
+        (
+            {"CHAOS_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/nowhere"},
+            ["CHAOS_DATABASE_URL", "can't be reached"],
+        ),
+    ],
+    ids=["beyond-the-count", "no-count", "not-a-number", "database-unreachable"],
+)
+def test_a_bad_shard_setting_is_one_line_and_exit_1(
+    tmp_path: Path, settings: dict[str, str], words: list[str]
+) -> None:
+    write_env(
+        tmp_path,
+        DISCORD_TOKEN="some-token",
+        CHAOS_DB_PATH=str(tmp_path / "bot.db"),
+        **settings,
+    )
+    result = run(tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert_one_line(result.stderr, *words)
