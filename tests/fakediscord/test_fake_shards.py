@@ -230,3 +230,32 @@ async def test_past_the_session_start_total_every_session_ends(fake_discord: Fak
                 await asyncio.wait_for(task, 5)
             assert ended.value.code == AUTHENTICATION_FAILED
         assert fake.gateway.token_reset
+
+
+@pytest.mark.parametrize("fake_discord", [{"identify_interval": 0}], indirect=True)
+@aio
+async def test_two_sessions_on_one_shard_both_get_its_interactions(
+    fake_discord: FakeDiscord,
+) -> None:
+    """As during a hand-over: Discord sends the shard's events to every session holding it, so
+    both processes see the interaction and only the first answer is taken."""
+    fake = fake_discord
+    async with fake:
+        old = ShardBot(fake, shard_ids=[0], shard_count=1)
+        new = ShardBot(fake, shard_ids=[0], shard_count=1)
+        async with connected(old), connected(new):
+            assert len(fake.gateway.live_sessions()) == 2
+            payload, body = await fake.slash("where")
+            assert body["data"]["content"] == f"{fake.guild_id} 0"
+            answers = await fake.recorder.wait_until(
+                lambda: (
+                    calls
+                    if len(calls := fake.calls_to(f"POST /interactions/{payload['id']}/*")) == 2
+                    and all(c.status for c in calls)
+                    else None
+                ),
+                5,
+            )
+            assert sorted(c.status or 0 for c in answers) == [200, 400]
+            assert old.events.count("INTERACTION_CREATE") == 1
+            assert new.events.count("INTERACTION_CREATE") == 1
