@@ -2,10 +2,9 @@
 
 ``python -m tests.shards.take_turn URL APPLICATION_ID BUCKET START [die]`` waits until the wall
 clock reaches START (so every process asks at once), takes its turn through a PostgresGate,
-prints the time it got it, and then stays alive while the turn is held (a bot process lives on
-after identifying), unless ``die``: then it exits at once, as a process killed while holding the
-lock would.
-"""
+prints when it asked and when it got it, and then stays alive while the turn is held (a bot
+process lives on after identifying), unless ``die``: then it exits at once, as a process killed
+while holding the lock would."""
 
 from __future__ import annotations
 
@@ -20,8 +19,9 @@ from bot.client.identify import SPACING, PostgresGate
 async def main(url: str, application_id: int, bucket: int, start: float, die: bool) -> None:
     gate = await PostgresGate.connect(url)
     await asyncio.sleep(max(0.0, start - time.time()))
+    asked = time.time()
     await gate.turn(application_id, bucket)
-    print(f"{time.time():.3f}", flush=True)
+    print(f"{asked:.3f} {time.time():.3f}", flush=True)
     if die:
         os._exit(0)  # no goodbye to PostgreSQL: the server notices the dropped connection
     await asyncio.sleep(SPACING + 0.5)
