@@ -20,6 +20,7 @@ import logging
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -119,6 +120,7 @@ class ChaosBot(commands.AutoShardedBot):
         self._extensions = extensions
         self.identify_gate = identify_gate or LocalGate()
         self._max_concurrency: int | None = None
+        self._turns: set[int] = set()  # shards that hold their bucket and have yet to IDENTIFY
         self._expiry: asyncio.Task[None] | None = None
         self._health: asyncio.Task[None] | None = None
         self._closing = False
@@ -137,12 +139,34 @@ class ChaosBot(commands.AutoShardedBot):
             report_health(self, self.settings.health_seconds), name="health line"
         )
 
+    async def launch_shard(
+        self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
+    ) -> None:
+        """Take the shard's turn before connecting it. Waiting in the hook instead would leave
+        an open socket unread, and discord.py drops one silent for 60 s as dead: a cluster
+        restarting at once can queue a shard longer than that. discord.py calls this again
+        when a launch fails; the turn taken stays this shard's until its IDENTIFY."""
+        if shard_id not in self._turns:
+            await self.identify_gate.take(self.application_id or 0, await self.bucket(shard_id))
+            self._turns.add(shard_id)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Wait for this shard's turn to IDENTIFY (its bucket is ``shard_id % max_concurrency``),
-        instead of discord.py's plain 5 s sleep, which knows nothing of other processes. A retry
-        after Discord refused an IDENTIFY waits for its turn the same way."""
-        bucket = (shard_id or 0) % await self.max_concurrency()
-        await self.identify_gate.turn(self.application_id or 0, bucket)
+        """The IDENTIFY goes out now: the bucket stays taken 5 s from here. This replaces
+        discord.py's plain 5 s sleep, which knows nothing of other processes. An IDENTIFY not
+        launched by :meth:`launch_shard` (a session Discord ended, or a retry after it refused
+        one) waits for its turn here."""
+        shard = shard_id or 0
+        app, bucket = self.application_id or 0, await self.bucket(shard)
+        if shard in self._turns:
+            self._turns.discard(shard)
+        else:
+            await self.identify_gate.take(app, bucket)
+        self.identify_gate.identified(app, bucket)
+
+    async def bucket(self, shard_id: int) -> int:
+        """The shard's identify bucket: ``shard_id % max_concurrency``."""
+        return shard_id % await self.max_concurrency()
 
     async def max_concurrency(self) -> int:
         """How many buckets Discord lets this bot identify in at once (asked once)."""

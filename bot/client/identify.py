@@ -3,8 +3,9 @@
 Discord lets a bot start one session per ``shard_id % max_concurrency`` bucket every 5 seconds;
 a faster IDENTIFY is refused, and a run of too many resets the bot's token. discord.py's own
 ``before_identify_hook`` only sleeps 5 s, which serialises the shards of one process but not
-those of a cluster restarting at once. A gate gives each bucket to one IDENTIFY at a time and
-keeps it for :data:`SPACING` seconds after:
+those of a cluster restarting at once. A gate gives each bucket to one shard at a time
+(:meth:`~IdentifyGate.take`), which keeps it until :data:`SPACING` seconds after its IDENTIFY
+(:meth:`~IdentifyGate.identified`):
 
 * :class:`LocalGate`, an asyncio lock per bucket, when one process runs every shard;
 * :class:`PostgresGate`, a PostgreSQL advisory lock per bucket (keyed by the application id and
@@ -41,28 +42,38 @@ KEY_NAMESPACE = b"chaos-referee identify"
 
 
 class IdentifyGate(Protocol):
-    """Whose turn it is to IDENTIFY, per bucket."""
+    """Whose turn it is to IDENTIFY, per bucket of the bot `application_id`."""
+
+    async def take(self, application_id: int, bucket: int) -> None:
+        """Return once the bucket is this process's; it stays so until :meth:`identified`."""
+
+    def identified(self, application_id: int, bucket: int) -> None:
+        """The IDENTIFY of a taken bucket is going out: free the bucket SPACING s from now."""
 
     async def turn(self, application_id: int, bucket: int) -> None:
-        """Return once this process may IDENTIFY in `bucket` of the bot `application_id`; the
-        bucket stays taken for :data:`SPACING` seconds."""
+        """:meth:`take`, then :meth:`identified` at once."""
 
     async def close(self) -> None: ...
 
 
 class LocalGate:
-    """Turns within one process: an asyncio lock per bucket, released SPACING s after it is
-    taken."""
+    """Turns within one process: an asyncio lock per bucket, released SPACING s after the
+    IDENTIFY."""
 
     def __init__(self, spacing: float = SPACING) -> None:
         self.spacing = spacing
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: set[asyncio.TimerHandle] = set()
 
+    async def take(self, application_id: int, bucket: int) -> None:
+        await self._locks.setdefault(bucket, asyncio.Lock()).acquire()
+
+    def identified(self, application_id: int, bucket: int) -> None:
+        self._release_later(self._locks[bucket].release)
+
     async def turn(self, application_id: int, bucket: int) -> None:
-        lock = self._locks.setdefault(bucket, asyncio.Lock())
-        await lock.acquire()
-        self._release_later(lock.release)
+        await self.take(application_id, bucket)
+        self.identified(application_id, bucket)
 
     def _release_later(self, release: Callable[[], None]) -> None:
         loop = asyncio.get_running_loop()
@@ -73,6 +84,10 @@ class LocalGate:
 
         timer = loop.call_later(self.spacing, fire)
         self._timers.add(timer)
+
+    def release(self, bucket: int) -> None:
+        """Free a bucket taken without an IDENTIFY following."""
+        self._locks[bucket].release()
 
     async def close(self) -> None:
         for timer in self._timers:
@@ -107,14 +122,26 @@ class PostgresGate:
             ) from None
         return cls(connection)
 
-    async def turn(self, application_id: int, bucket: int) -> None:
-        await self._local.turn(application_id, bucket)
+    async def take(self, application_id: int, bucket: int) -> None:
+        await self._local.take(application_id, bucket)
         classid, objid = lock_key(application_id, bucket)
-        while not await self._query("SELECT pg_try_advisory_lock($1, $2)", classid, objid):
-            await asyncio.sleep(POLL)
+        try:
+            while not await self._query("SELECT pg_try_advisory_lock($1, $2)", classid, objid):
+                await asyncio.sleep(POLL)
+        except BaseException:
+            self._local.release(bucket)  # cancelled or failed: let the next shard try
+            raise
+
+    def identified(self, application_id: int, bucket: int) -> None:
+        self._local.identified(application_id, bucket)
+        classid, objid = lock_key(application_id, bucket)
         hold = asyncio.create_task(self._unlock_later(classid, objid), name=f"identify {bucket}")
         self._holds.add(hold)
         hold.add_done_callback(self._holds.discard)
+
+    async def turn(self, application_id: int, bucket: int) -> None:
+        await self.take(application_id, bucket)
+        self.identified(application_id, bucket)
 
     async def _unlock_later(self, classid: int, objid: int) -> None:
         await asyncio.sleep(SPACING)

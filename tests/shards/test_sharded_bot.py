@@ -4,9 +4,12 @@ default, games in guilds on different shards, and a guild the bot leaves is forg
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 from pathlib import Path
 
+import discord
+import discord.gateway
 import pytest
 
 from bot.client.health import health_line
@@ -72,3 +75,13 @@ async def test_a_guild_the_bot_leaves_is_forgotten(
         assert t.bot.boards.kept == 0
         # Nothing is lost: the game is in the database for whichever process holds it next.
         assert (await t.service.current(f"{leaving}:{gone}")).game.state.turn == 1
+
+
+def test_discord_py_still_launches_each_shard_through_launch_shard() -> None:
+    """ChaosBot takes a shard's IDENTIFY turn in ``launch_shard``, before the socket opens;
+    fail loudly if discord.py stops calling it (for the first try and for a retry)."""
+    launch_shards = inspect.getsource(discord.AutoShardedClient.launch_shards)
+    assert "self.launch_shard(gateway, shard_id, initial=initial)" in launch_shards
+    launch_shard = inspect.getsource(discord.AutoShardedClient.launch_shard)
+    assert "return await self.launch_shard(gateway, shard_id)" in launch_shard
+    assert "before_identify" in inspect.getsource(discord.gateway.DiscordWebSocket.identify)
