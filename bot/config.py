@@ -14,7 +14,14 @@ variable                 meaning                                       default
 ``CHAOS_IDLE_DAYS``      days without an action before a game expires  30
 ``DISCORD_API_BASE``     another REST base URL (a proxy)               Discord's
 ``DISCORD_GATEWAY_URL``  another gateway URL                           Discord's
+``CHAOS_SHARD_COUNT``    shards across all processes (a whole number)  Discord's recommendation
+``CHAOS_SHARDS``         this process's shards: ``0-3``, ``5``, ``0,2``  all of them
+``CHAOS_HEALTH_SECONDS`` seconds between two health lines in the log   60
 =======================  ============================================  ========================
+
+Sharding: with neither shard variable, one process runs as many shards as Discord recommends.
+Several processes share the shards by each naming its own with ``CHAOS_SHARDS`` and the same
+``CHAOS_SHARD_COUNT``; only the process with shard 0 publishes the slash commands.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from bot.errors import ConfigError
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_DB = Path("chaos-referee.db")
 MAX_IDLE_DAYS = 3650
+HEALTH_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,14 @@ class Settings:
     idle_days: int = 30
     api_base: str | None = None
     gateway_url: str | None = None
+    shard_count: int | None = None  # None: as many as Discord recommends
+    shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
+    health_seconds: float = HEALTH_SECONDS
+
+    @property
+    def runs_shard_zero(self) -> bool:
+        """Whether this process holds shard 0, the one that publishes the commands."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -60,6 +76,11 @@ class Settings:
             raise ConfigError(f"CHAOS_LOG_LEVEL must be one of {choices}, not {given!r}")
         guild = _integer(get("CHAOS_DEV_GUILD_ID"), "CHAOS_DEV_GUILD_ID", "a Discord server id")
         idle = _integer(get("CHAOS_IDLE_DAYS"), "CHAOS_IDLE_DAYS", "a number of days")
+        count = _integer(get("CHAOS_SHARD_COUNT"), "CHAOS_SHARD_COUNT", "a number of shards")
+        shards = _shards(get("CHAOS_SHARDS"), count)
+        health = _integer(
+            get("CHAOS_HEALTH_SECONDS"), "CHAOS_HEALTH_SECONDS", "a number of seconds"
+        )
         if idle is not None and idle > MAX_IDLE_DAYS:
             raise ConfigError(f"CHAOS_IDLE_DAYS must be at most {MAX_IDLE_DAYS}, not {str(idle)!r}")
         return cls(
@@ -72,6 +93,9 @@ class Settings:
             gateway_url=_url(
                 get("DISCORD_GATEWAY_URL"), "DISCORD_GATEWAY_URL", ("ws://", "wss://")
             ),
+            shard_count=count,
+            shard_ids=shards,
+            health_seconds=HEALTH_SECONDS if health is None else float(health),
         )
 
 
@@ -81,6 +105,38 @@ def _integer(value: str | None, name: str, what: str) -> int | None:
     if not value.isascii() or not value.isdigit() or int(value) < 1:
         raise ConfigError(f"{name} must be {what} (a whole number above 0), not {value!r}")
     return int(value)
+
+
+def _shards(value: str | None, count: int | None) -> tuple[int, ...] | None:
+    """``CHAOS_SHARDS``: shard ids as ``0-3``, ``5`` or ``0,2,4`` (or a mix), each below the
+    count. Without a count the ids would mean nothing, so they need one."""
+    if value is None:
+        return None
+    expects = "shard ids like 0-3, 5 or 0,2,4"
+    if count is None:
+        raise ConfigError(
+            f"CHAOS_SHARDS needs CHAOS_SHARD_COUNT, the number of shards across all processes"
+            f" (CHAOS_SHARDS is {value!r})"
+        )
+    ids: list[int] = []
+    for part in value.split(","):
+        low, dash, high = part.strip().partition("-")
+        numbers = [low.strip(), high.strip()] if dash else [low.strip()]
+        if not all(n.isascii() and n.isdigit() for n in numbers):
+            raise ConfigError(f"CHAOS_SHARDS must be {expects}, not {value!r}")
+        first, last = int(numbers[0]), int(numbers[-1])
+        if first > last:
+            raise ConfigError(f"CHAOS_SHARDS has a range that runs backwards: {part.strip()!r}")
+        ids.extend(range(first, last + 1))
+    too_big = sorted({i for i in ids if i >= count})
+    if too_big:
+        raise ConfigError(
+            f"CHAOS_SHARDS must name shards below CHAOS_SHARD_COUNT ({count}; shards are numbered"
+            f" from 0), not {', '.join(map(str, too_big))}"
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"CHAOS_SHARDS names a shard twice: {value!r}")
+    return tuple(sorted(ids))
 
 
 def _url(value: str | None, name: str, schemes: tuple[str, ...]) -> str | None:

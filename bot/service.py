@@ -314,6 +314,24 @@ class GameService(GuildService):
             log.info("expired %d idle games", len(gone))
         return len(gone)
 
+    @property
+    def cached_games(self) -> int:
+        """How many games are in memory (the health line reports it)."""
+        return len(self._cache)
+
+    def forget_guild(self, guild: str) -> int:
+        """Drop everything cached about one guild's games, boards and settings: the process no
+        longer holds the guild (the bot left it, or its shard went to another process), and
+        whichever process holds it now may change them. Returns how many games were dropped."""
+        prefix = f"{guild}:"
+        games = [scope for scope in self._cache if scope.startswith(prefix)]
+        for scope in games:
+            self._forget(scope)
+        for scope in [s for s in self._boards if s.startswith(prefix)]:
+            del self._boards[scope]
+        self._settings.pop(guild, None)
+        return len(games)
+
     async def close(self) -> None:
         """Forget every cached game and close the store."""
         self._cache.clear()

@@ -62,3 +62,58 @@ def test_bad_values_are_named_in_one_line(name: str, value: str, message: str) -
     assert isinstance(caught.value, ChaosError)
     assert "\n" not in str(caught.value)
     assert repr(value) in str(caught.value)
+
+
+# -- shards ----------------------------------------------------------------------------------
+
+
+def test_without_shard_settings_one_process_runs_what_discord_recommends() -> None:
+    settings = Settings.from_env({})
+    assert (settings.shard_count, settings.shard_ids) == (None, None)
+    assert settings.runs_shard_zero
+
+
+@pytest.mark.parametrize(
+    ("count", "shards", "ids"),
+    [
+        ("4", "", None),
+        ("4", "0-3", (0, 1, 2, 3)),
+        ("6", "2-3", (2, 3)),
+        ("6", "5", (5,)),
+        ("6", "4, 0,2", (0, 2, 4)),
+        ("8", "0-1,6-7", (0, 1, 6, 7)),
+    ],
+)
+def test_shard_ranges(count: str, shards: str, ids: tuple[int, ...] | None) -> None:
+    settings = Settings.from_env({"CHAOS_SHARD_COUNT": count, "CHAOS_SHARDS": shards})
+    assert settings.shard_count == int(count)
+    assert settings.shard_ids == ids
+    assert settings.runs_shard_zero is (ids is None or 0 in ids)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"CHAOS_SHARD_COUNT": "0"}, "CHAOS_SHARD_COUNT must be a number of shards"),
+        ({"CHAOS_SHARD_COUNT": "two"}, "CHAOS_SHARD_COUNT must be a number of shards"),
+        ({"CHAOS_SHARDS": "0-1"}, "CHAOS_SHARDS needs CHAOS_SHARD_COUNT"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "a-b"}, "CHAOS_SHARDS must be shard ids"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "1-"}, "CHAOS_SHARDS must be shard ids"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "0,,1"}, "CHAOS_SHARDS must be shard ids"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "-1"}, "CHAOS_SHARDS must be shard ids"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "3-1"}, "runs backwards"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "2-5"}, "below CHAOS_SHARD_COUNT \\(4"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "4"}, "not 4"),
+        ({"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "1,0-2"}, "names a shard twice"),
+        ({"CHAOS_HEALTH_SECONDS": "soon"}, "CHAOS_HEALTH_SECONDS must be a number of seconds"),
+    ],
+)
+def test_bad_shard_settings_are_one_line(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        Settings.from_env(env)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_health_line_interval() -> None:
+    assert Settings.from_env({}).health_seconds == 60.0
+    assert Settings.from_env({"CHAOS_HEALTH_SECONDS": "2"}).health_seconds == 2.0

@@ -1,10 +1,15 @@
-"""The Discord bot: a :class:`commands.Bot` that is handed its service and settings.
+"""The Discord bot: a :class:`commands.AutoShardedBot` that is handed its service and settings.
 
 Nothing here knows the rules. ``setup_hook`` loads one extension per command group (``cogs``),
 registers the buttons that must answer after a restart, and syncs the commands to the
 development server when one is set; a global sync happens only when the owner asks for it
 (``/sync``, or ``chaos-referee sync``). The bot asks for the ``guilds`` intent only: it works
 through slash commands and buttons, which need no privileged intent, not even message content.
+
+It is sharded even when alone: with no shard settings it runs as many shards as Discord
+recommends, and several processes can split the shards between them (``CHAOS_SHARDS``). Then
+only the process with shard 0 publishes commands, IDENTIFYs take turns through an
+:class:`~bot.client.identify.IdentifyGate`, and each process forgets the guilds it stops holding.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ import logging
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ratelimits
 from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import report
+from bot.client.health import report_health
+from bot.client.identify import IdentifyGate, LocalGate
 from bot.client.keeper import BoardKeeper
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
@@ -71,8 +79,13 @@ class ChaosTree(app_commands.CommandTree["ChaosBot"]):
         await report(interaction, error)
 
 
-class ChaosBot(commands.Bot):
-    """Chaos Referee on Discord, over one :class:`~bot.service.GameService`."""
+class ChaosBot(commands.AutoShardedBot):
+    """Chaos Referee on Discord, over one :class:`~bot.service.GameService`.
+
+    `identify_gate` decides when a shard may IDENTIFY; the default takes turns within this
+    process only, which is enough when it runs every shard. A gate passed in is its creator's
+    to close, like the service.
+    """
 
     def __init__(
         self,
@@ -82,6 +95,7 @@ class ChaosBot(commands.Bot):
         extensions: tuple[str, ...] | None = None,
         guild_ready_timeout: float = 2.0,
         board_delay: float = BOARD_DELAY,
+        identify_gate: IdentifyGate | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # unused: there are no text commands
@@ -93,6 +107,9 @@ class ChaosBot(commands.Bot):
             member_cache_flags=discord.MemberCacheFlags.none(),
             max_messages=None,
             guild_ready_timeout=guild_ready_timeout,
+            shard_count=settings.shard_count,
+            # Typed List[int], but None is discord.py's own default: every shard of the count.
+            shard_ids=list(settings.shard_ids) if settings.shard_ids else None,  # type: ignore[arg-type]
         )
         self.service = service
         self.settings = settings
@@ -102,7 +119,11 @@ class ChaosBot(commands.Bot):
         self.upload_limits = UploadLimits()
         self.verifier = Verifier(service.store)
         self._extensions = extensions
+        self.identify_gate = identify_gate or LocalGate()
+        self._max_concurrency: int | None = None
+        self._turns: set[int] = set()  # shards that hold their bucket and have yet to IDENTIFY
         self._expiry: asyncio.Task[None] | None = None
+        self._health: asyncio.Task[None] | None = None
         self._closing = False
 
     async def setup_hook(self) -> None:
@@ -111,8 +132,61 @@ class ChaosBot(commands.Bot):
             await self.load_extension(name)
         self.add_dynamic_items(GameButton, PickMenu, RulesMenu)
         if self.settings.dev_guild is not None:
-            await self.sync_commands(self.settings.dev_guild)
+            if self.settings.runs_shard_zero:
+                await self.sync_commands(self.settings.dev_guild)
+            else:
+                log.info("the process that runs shard 0 publishes the commands, not this one")
         self._expiry = asyncio.create_task(self._expire_idle(), name="expire idle games")
+        self._health = asyncio.create_task(
+            report_health(self, self.settings.health_seconds), name="health line"
+        )
+
+    async def launch_shard(
+        self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
+    ) -> None:
+        """Take the shard's turn before connecting it. Waiting in the hook instead would leave
+        an open socket unread, and discord.py drops one silent for 60 s as dead: a cluster
+        restarting at once can queue a shard longer than that. discord.py calls this again
+        when a launch fails; the turn taken stays this shard's until its IDENTIFY."""
+        if shard_id not in self._turns:
+            await self.identify_gate.take(self.application_id or 0, await self.bucket(shard_id))
+            self._turns.add(shard_id)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """The IDENTIFY goes out now: the bucket stays taken 5 s from here. This replaces
+        discord.py's plain 5 s sleep, which knows nothing of other processes. An IDENTIFY not
+        launched by :meth:`launch_shard` (a session Discord ended, or a retry after it refused
+        one) waits for its turn here."""
+        shard = shard_id or 0
+        app, bucket = self.application_id or 0, await self.bucket(shard)
+        if shard in self._turns:
+            self._turns.discard(shard)
+        else:
+            await self.identify_gate.take(app, bucket)
+        self.identify_gate.identified(app, bucket)
+
+    async def bucket(self, shard_id: int) -> int:
+        """The shard's identify bucket: ``shard_id % max_concurrency``."""
+        return shard_id % await self.max_concurrency()
+
+    async def max_concurrency(self) -> int:
+        """How many buckets Discord lets this bot identify in at once (asked once)."""
+        if self._max_concurrency is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+            except discord.DiscordException as error:
+                log.warning("couldn't ask Discord for the session start limits: %s", error)
+                return 1  # the strictest limit, and ask again next time
+            self._max_concurrency = max(1, limits.max_concurrency)
+        return self._max_concurrency
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left the guild (or was removed): its games and boards are no longer this
+        process's to keep in memory."""
+        games = self.service.forget_guild(str(guild.id))
+        boards = self.boards.forget_guild(str(guild.id))
+        log.info("left server %s: forgot %d cached games and %d boards", guild.id, games, boards)
 
     async def sync_commands(self, guild: int | None = None) -> list[app_commands.AppCommand]:
         """Publish the commands to one server (at once) or everywhere (`guild` None; Discord
@@ -142,10 +216,11 @@ class ChaosBot(commands.Bot):
         # its creator's to close, after this.
         if not self._closing:
             self._closing = True
-            if self._expiry is not None:
-                self._expiry.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._expiry
+            for task in (self._expiry, self._health):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             # Answer what is already being answered (a restart shouldn't leave a player's roll
             # saved but unanswered), then leave the boards: the next start brings them up to
             # date with the next action.

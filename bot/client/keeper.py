@@ -83,6 +83,23 @@ class BoardKeeper:
         if not self._running and self._expected <= 0:
             self._idle.set()
 
+    @property
+    def kept(self) -> int:
+        """Boards waiting to be redrawn or being redrawn now."""
+        return len(self._running)
+
+    def forget_guild(self, guild: str) -> int:
+        """Stop keeping the boards of one guild's games (the process no longer holds it);
+        returns how many were being kept."""
+        prefix = f"{guild}:"
+        scopes = {s for s in (*self._latest, *self._running) if s.startswith(prefix)}
+        for scope in scopes:
+            self._latest.pop(scope, None)
+            task = self._running.get(scope)
+            if task is not None:
+                task.cancel()  # its finally drops it from _running
+        return len(scopes)
+
     async def close(self) -> None:
         for task in list(self._running.values()):
             task.cancel()

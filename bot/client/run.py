@@ -17,6 +17,7 @@ import discord.http
 import yarl
 
 from bot.client.bot import ChaosBot
+from bot.client.identify import IdentifyGate, LocalGate, open_gate
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
@@ -61,13 +62,31 @@ async def serve(settings: Settings) -> int | None:
 
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, on_signal, number)
+    gate = await open_gate()
+    if isinstance(gate, LocalGate) and settings.shard_ids is not None:
+        log.warning(
+            "this process runs only some shards, but CHAOS_DATABASE_URL names no PostgreSQL"
+            " database: processes can't take turns connecting to Discord, which refuses"
+            " connections that come too close together"
+        )
+    try:
+        await _referee(settings, token, gate, stop)
+    finally:
+        await gate.close()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)
+    return received[0] if received else None
+
+
+async def _referee(settings: Settings, token: str, gate: IdentifyGate, stop: asyncio.Event) -> None:
+    """The bot over its own store, until it is stopped or its connection ends."""
     store = await Store.open(settings.db_path)
     service = GameService(store, idle_days=settings.idle_days)
     try:
-        async with ChaosBot(service, settings) as bot:
+        async with ChaosBot(service, settings, identify_gate=gate) as bot:
             login = asyncio.create_task(_login(bot, token), name="discord login")
             if not await _before_stop(login, stop):  # stopped while Discord was slow to answer
-                return received[0]
+                return
             if settings.dev_guild is None:
                 log.info(
                     "commands sync only to a development server (CHAOS_DEV_GUILD_ID) or when the"
@@ -79,9 +98,6 @@ async def serve(settings: Settings) -> int | None:
                 await connection
     finally:
         await service.close()
-        for number in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(number)
-    return received[0] if received else None
 
 
 async def sync(settings: Settings, guild: int | None) -> int:

@@ -18,13 +18,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 from tests.fakediscord.plugin import assert_no_unknown_routes
 from tests.fakediscord.server import FakeDiscord
+
+T = TypeVar("T")
 
 SETTINGS = (
     "DISCORD_TOKEN",
@@ -34,6 +37,10 @@ SETTINGS = (
     "CHAOS_DEV_GUILD_ID",
     "CHAOS_LOG_LEVEL",
     "CHAOS_IDLE_DAYS",
+    "CHAOS_SHARD_COUNT",
+    "CHAOS_SHARDS",
+    "CHAOS_HEALTH_SECONDS",
+    "CHAOS_DATABASE_URL",
 )
 # Seconds from starting the process to its first request or IDENTIFY: a bound on hanging, not
 # a speed goal (bench/discord_bench.py measures start to ready). A new Python importing
@@ -207,11 +214,12 @@ def test_sync_without_a_token_is_one_line_and_exit_1(tmp_path: Path) -> None:
 
 
 class FakeInAThread:
-    """The fake Discord served by a thread of its own, for a bot in another process."""
+    """The fake Discord served by a thread of its own, for a bot in another process.
+    ``options`` are :class:`FakeDiscord`'s."""
 
-    def __init__(self) -> None:
+    def __init__(self, **options: Any) -> None:
         self.loop = asyncio.new_event_loop()
-        self.fake = FakeDiscord()
+        self.fake = FakeDiscord(**options)
         self._stop = asyncio.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -233,6 +241,10 @@ class FakeInAThread:
     def __exit__(self, *exc: object) -> None:
         self.loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(5)
+
+    def call(self, work: Coroutine[Any, Any, T], seconds: float) -> T:
+        """Run `work` in the fake's own loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(seconds)
 
     def wait_connected(self, seconds: float) -> None:
         """Wait until a client has identified and been sent READY (in the fake's own loop)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.client.wording import slashed
 from bot.commands import find_rules
 from bot.tables import load_bundled
@@ -84,6 +86,8 @@ def topic_menu(message: JSON) -> JSON:
     return menu
 
 
+# The bot restarts at once on the same fake; the 5 s between IDENTIFYs is tested in test_shards.
+@pytest.mark.parametrize("fake_discord", [{"identify_interval": 0}], indirect=True)
 @aio
 async def test_several_matching_topics_become_a_private_menu_that_answers_the_pick(
     fake_discord: FakeDiscord, tmp_path: Path

@@ -66,6 +66,8 @@ def board_posts(fake: FakeDiscord) -> list[Call]:
 # -- a restart on the same database ---------------------------------------------------------
 
 
+# The bot restarts at once on the same fake; the 5 s between IDENTIFYs is tested in test_shards.
+@pytest.mark.parametrize("fake_discord", [{"identify_interval": 0}], indirect=True)
 @aio
 async def test_buttons_and_board_survive_a_restart(
     fake_discord: FakeDiscord, tmp_path: Path

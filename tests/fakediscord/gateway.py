@@ -1,5 +1,13 @@
 """The fake's gateway websocket: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME.
 
+Several sessions may be open at once, one per shard or more, as on Discord: IDENTIFY carries
+``shard: [shard_id, num_shards]`` (none means ``[0, 1]``), and each guild's events go only to the
+sessions whose shard is ``(guild_id >> 22) % num_shards``; events without a guild go to shard 0.
+Discord's session start limits hold: one IDENTIFY per ``shard_id % max_concurrency`` bucket per
+5 seconds (a faster one is answered with op 9 INVALID_SESSION, ``d: false``, as Discord's gateway
+docs say), and at most ``total`` IDENTIFYs in all: past that Discord ends every session and resets
+the token, so the fake closes every connection with 4004.
+
 Frames are JSON TEXT frames, or with ``zlib=True`` one zlib stream per connection in BINARY frames
 when the client asks for ``compress=zlib-stream``.
 """
@@ -9,7 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import zlib as zlib_module
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -30,47 +41,147 @@ EVENT_INTENTS = {
     "CHANNEL_CREATE": GUILDS_INTENT,
     "THREAD_CREATE": GUILDS_INTENT,
     "GUILD_ROLE_CREATE": GUILDS_INTENT,
+    "GUILD_CREATE": GUILDS_INTENT,
+    "GUILD_DELETE": GUILDS_INTENT,
     "GUILD_MEMBER_ADD": GUILD_MEMBERS_INTENT,
     "MESSAGE_DELETE": GUILD_MESSAGES_INTENT,
 }
+# Events whose guild is the payload's own id rather than its guild_id.
+GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
+AUTHENTICATION_FAILED = 4004
+INVALID_SHARD = 4010
 DISALLOWED_INTENTS = 4014
+IDENTIFY_INTERVAL = 5.0  # seconds between two IDENTIFYs of one bucket
+DAY_MS = 24 * 3600 * 1000
+
+
+@dataclass
+class Limits:
+    """What ``GET /gateway/bot`` tells the bot, and what the gateway enforces.
+
+    ``identify_interval`` 0 turns the per-bucket refusal off, for tests that log in twice on
+    purpose and test something else.
+    """
+
+    shards: int = 1
+    max_concurrency: int = 1
+    total: int = 1000
+    identify_interval: float = IDENTIFY_INTERVAL
+
+
+@dataclass
+class Connection:
+    """One websocket and its compression stream; a resumed session moves to a new one."""
+
+    ws: web.WebSocketResponse
+    compressor: Any  # zlib's compress object has no public type
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def open(self) -> bool:
+        return not self.ws.closed
+
+    async def send(self, frame: JSON) -> bool:
+        """Send one frame; False if it was counted as compressed."""
+        text = json.dumps(frame)
+        if self.compressor is None:
+            await self.ws.send_str(text)
+            return False
+        data = self.compressor.compress(text.encode())
+        data += self.compressor.flush(zlib_module.Z_SYNC_FLUSH)
+        await self.ws.send_bytes(data)
+        return True
+
+
+@dataclass
+class Session:
+    """A gateway session: its shard, intents and sequence, on its current connection."""
+
+    id: str
+    shard_id: int
+    num_shards: int
+    intents: int
+    conn: Connection
+    seq: int = 0
+
+    @property
+    def live(self) -> bool:
+        return self.conn.open
+
+    def routes(self, guild_id: str | None) -> bool:
+        """Whether Discord would send this guild's events (None: no guild) to this session."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return p.shard_of(guild_id, self.num_shards) == self.shard_id
 
 
 class Gateway:
     def __init__(
-        self, world: World, url: str, *, zlib: bool = False, privileged_allowed: bool = True
+        self,
+        world: World,
+        url: str,
+        *,
+        zlib: bool = False,
+        privileged_allowed: bool = True,
+        limits: Limits | None = None,
+        notify: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.world = world
         self.url = url
         self.zlib = zlib
         self.privileged_allowed = privileged_allowed
+        self.limits = limits or Limits()
+        self._notify = notify
         self.identifies: list[JSON] = []
+        self.refused: list[JSON] = []  # IDENTIFYs answered with op 9 for coming too soon
         self.resumes: list[JSON] = []
         self.queries: list[dict[str, str]] = []  # the query string of each connection
         self.compressed_frames = 0
-        self.session_id = f"session-{p.snowflake()}"
+        self.sessions: dict[str, Session] = {}  # by session id, live or resumable
+        self.session_id = f"session-{p.snowflake()}"  # the newest session's
         self.intents: int | None = None  # from the last IDENTIFY
-        self._seq = 0
-        self._ws: web.WebSocketResponse | None = None
-        self._compressor: Any = None  # zlib's compress object has no public type
+        self.token_reset = False
+        self._bucket_opened: dict[int, float] = {}  # bucket -> monotonic time of its last READY
+        self._first_identify: float | None = None
         self._pending: list[asyncio.Task[None]] = []
-        self._send_lock: asyncio.Lock | None = None
         self._connected: asyncio.Event | None = None
 
     def start(self) -> None:
-        self._send_lock = asyncio.Lock()
         self._connected = asyncio.Event()
 
     async def close(self) -> None:
         for task in self._pending:
             task.cancel()
         self._pending.clear()
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for session in list(self.sessions.values()):
+            if session.live:
+                await session.conn.ws.close()
 
     @property
     def connected(self) -> bool:
-        return self._ws is not None and not self._ws.closed and self.intents is not None
+        return any(s.live for s in self.sessions.values())
+
+    def live_sessions(self) -> list[Session]:
+        return [s for s in self.sessions.values() if s.live]
+
+    def shards_open(self) -> set[tuple[int, int]]:
+        """The ``(shard_id, num_shards)`` of every live session."""
+        return {(s.shard_id, s.num_shards) for s in self.live_sessions()}
+
+    def session_start_limit(self) -> JSON:
+        """``session_start_limit`` as ``GET /gateway/bot`` reports it now."""
+        used = len(self.identifies)
+        if self._first_identify is None:
+            reset_after = DAY_MS
+        else:
+            elapsed = (time.monotonic() - self._first_identify) * 1000
+            reset_after = max(0, DAY_MS - int(elapsed))
+        return {
+            "total": self.limits.total,
+            "remaining": max(0, self.limits.total - used),
+            "reset_after": reset_after,
+            "max_concurrency": self.limits.max_concurrency,
+        }
 
     async def wait_connected(self, timeout: float = DEADLINE) -> None:
         assert self._connected is not None, "the fake is not started"
@@ -78,28 +189,23 @@ class Gateway:
 
     # -- sending ----------------------------------------------------------------------------------
 
-    async def send(self, frame: JSON) -> None:
-        ws, lock = self._ws, self._send_lock
-        if ws is None or ws.closed or lock is None:
-            raise RuntimeError("no gateway connection to send on")
+    async def send(self, session: Session, frame: JSON) -> None:
+        conn = session.conn
+        if not conn.open:
+            raise RuntimeError(f"session {session.id} has no open connection")
         # One lock keeps the zlib stream and the sequence numbers in the order frames leave.
-        async with lock:
+        async with conn.lock:
             if frame.get("op") == 0:
-                self._seq += 1
-                frame = {**frame, "s": self._seq}
-            text = json.dumps(frame)
-            if self._compressor is None:
-                await ws.send_str(text)
-                return
-            data = self._compressor.compress(text.encode())
-            data += self._compressor.flush(zlib_module.Z_SYNC_FLUSH)
-            self.compressed_frames += 1
-            await ws.send_bytes(data)
+                session.seq += 1
+                frame = {**frame, "s": session.seq}
+            if await conn.send(frame):
+                self.compressed_frames += 1
 
-    async def dispatch(self, event: str, data: JSON) -> None:
-        """Send a DISPATCH after every event queued by :meth:`dispatch_soon`."""
+    async def dispatch(self, event: str, data: JSON) -> int:
+        """Send a DISPATCH, after every event queued by :meth:`dispatch_soon`, to the sessions
+        that hold the event's guild; returns how many got it."""
         await self.flush()
-        await self._dispatch_now(event, data)
+        return await self._dispatch_now(event, data)
 
     def dispatch_soon(self, event: str, data: JSON) -> None:
         """Queue a DISPATCH from synchronous code; it leaves before any later one."""
@@ -116,17 +222,25 @@ class Gateway:
         with contextlib.suppress(RuntimeError, ConnectionError):
             await self._dispatch_now(event, data)
 
-    async def _dispatch_now(self, event: str, data: JSON) -> None:
+    async def _dispatch_now(self, event: str, data: JSON) -> int:
+        guild = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
         wanted = EVENT_INTENTS.get(event)
-        if wanted is not None and self.intents is not None and not self.intents & wanted:
-            return
-        await self.send({"op": 0, "t": event, "d": data})
+        sent = 0
+        for session in self.live_sessions():
+            if not session.routes(None if guild is None else str(guild)):
+                continue
+            if wanted is not None and not session.intents & wanted:
+                continue
+            await self.send(session, {"op": 0, "t": event, "d": data})
+            sent += 1
+        return sent
 
     async def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT: the client reconnects and RESUMEs."""
+        """Send op 7 RECONNECT to every live session: each reconnects and RESUMEs."""
         assert self._connected is not None
         self._connected.clear()
-        await self.send({"op": 7, "d": None})
+        for session in self.live_sessions():
+            await self.send(session, {"op": 7, "d": None})
 
     # -- receiving --------------------------------------------------------------------------------
 
@@ -134,52 +248,104 @@ class Gateway:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self.queries.append(dict(request.query))
-        self._ws = ws
         compress = self.zlib and request.query.get("compress") == "zlib-stream"
-        self._compressor = zlib_module.compressobj() if compress else None
-        await self.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
-        async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
-                break
-            frame = json.loads(msg.data)
-            op = frame.get("op")
-            if op == 1:
-                await self.send({"op": 11})
-            elif op == 2:
-                await self._identify(ws, frame["d"])
-            elif op == 6:
-                await self._resume(frame["d"])
-            # op 3 (presence), op 8 (member chunks) and others are ignored
+        conn = Connection(ws, zlib_module.compressobj() if compress else None)
+        if await conn.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}):
+            self.compressed_frames += 1
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    break
+                frame = json.loads(msg.data)
+                op = frame.get("op")
+                if op == 1:
+                    async with conn.lock:
+                        if await conn.send({"op": 11}):
+                            self.compressed_frames += 1
+                elif op == 2:
+                    await self._identify(conn, frame["d"])
+                elif op == 6:
+                    await self._resume(conn, frame["d"])
+                # op 3 (presence), op 8 (member chunks) and others are ignored
+        finally:
+            await self._changed()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> None:
+    async def _identify(self, conn: Connection, data: JSON) -> None:
         self.identifies.append(data)
-        if not self.privileged_allowed and data.get("intents", 0) & PRIVILEGED_INTENTS:
-            await ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
+        if self._first_identify is None:
+            self._first_identify = time.monotonic()
+        if len(self.identifies) > self.limits.total or self.token_reset:
+            await self._reset_token()
+            await conn.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return
-        self._seq = 0
-        self.intents = data.get("intents", 0)
-        self.session_id = f"session-{p.snowflake()}"
+        if not self.privileged_allowed and data.get("intents", 0) & PRIVILEGED_INTENTS:
+            await conn.ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
+            return
+        shard_id, num_shards = data.get("shard") or (0, 1)
+        if not 0 <= shard_id < num_shards:
+            await conn.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return
+        bucket = shard_id % self.limits.max_concurrency
+        now = time.monotonic()
+        last = self._bucket_opened.get(bucket)
+        if last is not None and now - last < self.limits.identify_interval:
+            self.refused.append(data)
+            async with conn.lock:
+                await conn.send({"op": 9, "d": False})
+            return
+        self._bucket_opened[bucket] = now
+        session = Session(
+            f"session-{p.snowflake()}", shard_id, num_shards, data.get("intents", 0), conn
+        )
+        self.sessions[session.id] = session
+        self.session_id = session.id
+        self.intents = session.intents
+        guilds = [g for g in self.world.guilds if session.routes(g)]
         ready = {
             "v": 10,
             "user": self.world.bot_user,
-            "session_id": self.session_id,
+            "session_id": session.id,
             "resume_gateway_url": self.url,
-            "guilds": [{"id": self.world.guild_id, "unavailable": True}],
+            "guilds": [{"id": g, "unavailable": True} for g in guilds],
+            "shard": [shard_id, num_shards],
             "application": {"id": self.world.app_id, "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
-        await self.dispatch("READY", ready)
-        await self.dispatch("GUILD_CREATE", self.world.guild_payload())
+        await self.flush()  # what happened before this session is in its GUILD_CREATEs
+        await self.send(session, {"op": 0, "t": "READY", "d": ready})
+        for guild_id in guilds:
+            payload = self.world.guild_payload(guild_id)
+            await self.send(session, {"op": 0, "t": "GUILD_CREATE", "d": payload})
         assert self._connected is not None
         self._connected.set()
+        await self._changed()
 
-    async def _resume(self, data: JSON) -> None:
+    async def _reset_token(self) -> None:
+        """Past ``total`` IDENTIFYs Discord ends every session and resets the token."""
+        self.token_reset = True
+        for session in self.live_sessions():
+            await session.conn.ws.close(code=AUTHENTICATION_FAILED, message=b"Token reset.")
+        self.sessions.clear()
+        await self._changed()
+
+    async def _resume(self, conn: Connection, data: JSON) -> None:
         self.resumes.append(data)
-        if data.get("session_id") != self.session_id:
-            await self.send({"op": 9, "d": False})
+        session = self.sessions.get(data.get("session_id", ""))
+        if session is None or self.token_reset:
+            async with conn.lock:
+                await conn.send({"op": 9, "d": False})
             return
-        await self.dispatch("RESUMED", {})
+        old = session.conn
+        session.conn = conn
+        if old.open and old is not conn:
+            await old.ws.close()
+        await self.send(session, {"op": 0, "t": "RESUMED", "d": {}})
         assert self._connected is not None
         self._connected.set()
+        await self._changed()
+
+    async def _changed(self) -> None:
+        if self._notify is not None:
+            await self._notify()

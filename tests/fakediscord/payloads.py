@@ -13,6 +13,8 @@ JSON = dict[str, Any]
 
 # Snowflakes: increasing integers above a fixed base, rendered as strings as Discord does.
 _snowflakes = itertools.count(1_300_000_000_000_000_000)
+# A snowflake's top bits are its timestamp; Discord routes a guild to a shard by them.
+TIMESTAMP_SHIFT = 22
 
 ALL_PERMISSIONS = str((1 << 53) - 1)
 EVERYONE_PERMISSIONS = "2248473465835073"  # Discord's default @everyone set: no manage_guild
@@ -22,6 +24,28 @@ ATTACHMENT_SIZE_LIMIT = 8 * 1024 * 1024
 
 def snowflake() -> str:
     return str(next(_snowflakes))
+
+
+def shard_of(guild_id: str | int, num_shards: int) -> int:
+    """The shard Discord sends a guild's events to: ``(guild_id >> 22) % num_shards``."""
+    return (int(guild_id) >> TIMESTAMP_SHIFT) % num_shards
+
+
+def snowflake_on_shard(shard_id: int, num_shards: int) -> str:
+    """A fresh snowflake whose guild would live on ``shard_id`` of ``num_shards``.
+
+    Consecutive snowflakes share their timestamp bits, so they all land on one shard; this one
+    moves the timestamp forward until the sharding formula gives ``shard_id``, and every later
+    snowflake stays above it, so ids remain unique and increasing.
+    """
+    global _snowflakes
+    if not 0 <= shard_id < num_shards:
+        raise ValueError(f"shard {shard_id} is not one of {num_shards} shards")
+    stamp = (next(_snowflakes) >> TIMESTAMP_SHIFT) + 1
+    stamp += (shard_id - stamp) % num_shards
+    chosen = stamp << TIMESTAMP_SHIFT
+    _snowflakes = itertools.count(chosen + 1)
+    return str(chosen)
 
 
 def now_iso() -> str:

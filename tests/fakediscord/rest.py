@@ -70,8 +70,13 @@ class Rest:
         return json_response({"url": self.gateway.url})
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {
+                "url": self.gateway.url,
+                "shards": self.gateway.limits.shards,
+                "session_start_limit": self.gateway.session_start_limit(),
+            }
+        )
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return json_response(self.world.bot_user)

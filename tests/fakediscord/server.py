@@ -14,14 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from aiohttp import web
 
 from tests.fakediscord import payloads as p
 from tests.fakediscord.components import STRING_SELECT, check_button, check_select
-from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.gateway import IDENTIFY_INTERVAL, Gateway, Limits
 from tests.fakediscord.recorder import (
     API,
     CALL,
@@ -42,10 +42,13 @@ MAX_UPLOAD = 64 * 1024 * 1024  # above Discord's limit, so the fake can answer 4
 
 
 class FakeDiscord(World):
-    """One fake Discord with one bot, one guild, its roles, channels and human members.
+    """One fake Discord with one bot, its guilds, their roles, channels and human members.
 
     ``zlib=True`` compresses gateway frames as a ``zlib-stream``; ``privileged_allowed=False``
-    closes the gateway with 4014 when IDENTIFY asks for a privileged intent.
+    closes the gateway with 4014 when IDENTIFY asks for a privileged intent. ``shards`` is the
+    count ``GET /gateway/bot`` recommends; ``max_concurrency`` and ``session_starts`` (its
+    ``total``) are the session start limits the gateway enforces; ``identify_interval=0`` lets
+    IDENTIFYs of one bucket come closer than Discord's 5 s.
     """
 
     def __init__(
@@ -54,6 +57,10 @@ class FakeDiscord(World):
         *,
         zlib: bool = False,
         privileged_allowed: bool = True,
+        shards: int = 1,
+        max_concurrency: int = 1,
+        session_starts: int = 1000,
+        identify_interval: float = IDENTIFY_INTERVAL,
     ) -> None:
         self._sock = sock or bind_loopback()
         self.port: int = self._sock.getsockname()[1]
@@ -62,8 +69,14 @@ class FakeDiscord(World):
         self.gateway_url = f"ws://127.0.0.1:{self.port}/gateway"
         super().__init__(self.base)
         self.recorder = Recorder()
+        limits = Limits(shards, max_concurrency, session_starts, identify_interval)
         self.gateway = Gateway(
-            self, self.gateway_url, zlib=zlib, privileged_allowed=privileged_allowed
+            self,
+            self.gateway_url,
+            zlib=zlib,
+            privileged_allowed=privileged_allowed,
+            limits=limits,
+            notify=self.recorder.notify,
         )
         self.announce = self.gateway.dispatch_soon
         self._offered: set[str] = set()  # attachment ids a user may pass to a slash command
@@ -150,11 +163,30 @@ class FakeDiscord(World):
     def session_id(self) -> str:
         return self.gateway.session_id
 
+    @property
+    def refused(self) -> list[JSON]:
+        """IDENTIFYs answered with op 9 because their bucket identified less than 5 s before."""
+        return self.gateway.refused
+
     async def wait_connected(self, timeout: float = DEADLINE) -> None:
         await self.gateway.wait_connected(timeout)
 
-    async def dispatch(self, event: str, data: JSON) -> None:
-        await self.gateway.dispatch(event, data)
+    async def wait_for_shards(
+        self, num_shards: int, shard_ids: Iterable[int] | None = None, timeout: float = DEADLINE
+    ) -> None:
+        """Wait until live sessions hold every one of ``shard_ids`` (default all) of
+        ``num_shards``."""
+        wanted = {(s, num_shards) for s in (shard_ids or range(num_shards))}
+        await self.recorder.wait_until(
+            lambda: True if wanted <= self.gateway.shards_open() else None, timeout
+        )
+
+    def shard_of(self, guild_id: str, num_shards: int) -> int:
+        return p.shard_of(guild_id, num_shards)
+
+    async def dispatch(self, event: str, data: JSON) -> int:
+        """Send an event to the sessions holding its guild; returns how many got it."""
+        return await self.gateway.dispatch(event, data)
 
     async def request_reconnect(self) -> None:
         """Send op 7 RECONNECT: the client reconnects and RESUMEs."""
@@ -220,7 +252,7 @@ class FakeDiscord(World):
         timeout: float = DEADLINE,
     ) -> tuple[JSON, JSON]:
         """Run ``/path`` with ``options``; return the interaction payload and the first callback."""
-        data = self._command_data(path, options or {}, user)
+        data = self._command_data(path, options or {}, user, channel)
         return await self.send_interaction(
             self._interaction(2, data, user, channel), timeout=timeout
         )
@@ -236,7 +268,7 @@ class FakeDiscord(World):
         timeout: float = DEADLINE,
     ) -> tuple[JSON, JSON]:
         """Type into option ``focused`` of ``/path``; the callback carries ``data.choices``."""
-        data = self._command_data(path, options, user, focused=focused)
+        data = self._command_data(path, options, user, channel, focused=focused)
         return await self.send_interaction(
             self._interaction(4, data, user, channel), timeout=timeout
         )
@@ -278,7 +310,8 @@ class FakeDiscord(World):
         data: JSON = {"custom_id": custom_id, "component_type": kind, "values": list(values)}
         if kind != STRING_SELECT:
             chosen = [{"type": SELECT_OPTION_TYPE[kind], "value": v} for v in values]
-            data["resolved"] = self.resolved(chosen, user or self.player)
+            guild = self.guild_of(message["channel_id"])
+            data["resolved"] = self.resolved(chosen, user or self.player, guild)
         payload = self._interaction(3, data, user, message["channel_id"], message)
         return await self.send_interaction(payload, timeout=timeout)
 
@@ -290,25 +323,36 @@ class FakeDiscord(World):
         self.interactions[payload["id"]] = payload
         self.by_token[payload["token"]] = payload
         self.waiters[payload["id"]] = fut
-        await self.dispatch("INTERACTION_CREATE", payload)
         try:
+            if not await self.dispatch("INTERACTION_CREATE", payload):
+                shards = sorted(self.gateway.shards_open())
+                raise RuntimeError(
+                    f"no session holds the shard of guild {payload.get('guild_id')}"
+                    f" (open: {shards})"
+                )
             body = await asyncio.wait_for(fut, timeout)
         finally:
             self.waiters.pop(payload["id"], None)
         return payload, body
 
     def _command_data(
-        self, path: str, options: dict[str, Any], user: JSON | None, focused: str | None = None
+        self,
+        path: str,
+        options: dict[str, Any],
+        user: JSON | None,
+        channel: str | None,
+        focused: str | None = None,
     ) -> JSON:
+        guild = self.guild_of(channel)
         data = build_command_data(
-            self.synced_commands(),
+            self.synced_commands(guild),
             path,
             options,
             focused=focused,
             attachments=self._offered,
             channels=self.channels,
         )
-        resolved = self.resolved(data["options"], user or self.player)
+        resolved = self.resolved(data["options"], user or self.player, guild)
         if resolved:
             data["resolved"] = resolved
         return data
@@ -330,12 +374,13 @@ class FakeDiscord(World):
         channel: str | None,
         message: JSON | None = None,
     ) -> JSON:
+        where = self.get_channel(channel)
         return p.interaction(
             kind=kind,
             application_id=self.app_id,
-            guild_id=self.guild_id,
-            channel=self.get_channel(channel),
-            member_obj=self.member(user),
+            guild_id=where["guild_id"],
+            channel=where,
+            member_obj=self.member(user, where["guild_id"]),
             data=data,
             message_obj=message,
         )

@@ -1,0 +1,183 @@
+"""Taking turns to IDENTIFY with Discord, within one process and across several.
+
+Discord lets a bot start one session per ``shard_id % max_concurrency`` bucket every 5 seconds;
+a faster IDENTIFY is refused, and a run of too many resets the bot's token. discord.py's own
+``before_identify_hook`` only sleeps 5 s, which serialises the shards of one process but not
+those of a cluster restarting at once. A gate gives each bucket to one shard at a time
+(:meth:`~IdentifyGate.take`), which keeps it until :data:`SPACING` seconds after its IDENTIFY
+(:meth:`~IdentifyGate.identified`):
+
+* :class:`LocalGate`, an asyncio lock per bucket, when one process runs every shard;
+* :class:`PostgresGate`, a PostgreSQL advisory lock per bucket (keyed by the application id and
+  the bucket) on a connection of its own, when ``CHAOS_DATABASE_URL`` names a PostgreSQL
+  database that every process shares. A process that dies holding one loses its connection,
+  and PostgreSQL releases the lock with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import zlib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from bot.errors import ConfigError
+
+if TYPE_CHECKING:
+    import asyncpg
+
+log = logging.getLogger(__name__)
+
+IDENTIFY_WINDOW = 5.0  # Discord's: one IDENTIFY per bucket in any 5 seconds
+# The margin covers the time between taking a turn and the IDENTIFY reaching Discord, which
+# differs from one connection to the next.
+SPACING = IDENTIFY_WINDOW + 0.25
+POLL = 0.1  # seconds between two tries for a bucket another process holds
+DATABASE_URL = "CHAOS_DATABASE_URL"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+KEY_NAMESPACE = b"chaos-referee identify"
+
+
+class IdentifyGate(Protocol):
+    """Whose turn it is to IDENTIFY, per bucket of the bot `application_id`."""
+
+    async def take(self, application_id: int, bucket: int) -> None:
+        """Return once the bucket is this process's; it stays so until :meth:`identified`."""
+
+    def identified(self, application_id: int, bucket: int) -> None:
+        """The IDENTIFY of a taken bucket is going out: free the bucket SPACING s from now."""
+
+    async def turn(self, application_id: int, bucket: int) -> None:
+        """:meth:`take`, then :meth:`identified` at once."""
+
+    async def close(self) -> None: ...
+
+
+class LocalGate:
+    """Turns within one process: an asyncio lock per bucket, released SPACING s after the
+    IDENTIFY."""
+
+    def __init__(self, spacing: float = SPACING) -> None:
+        self.spacing = spacing
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._timers: set[asyncio.TimerHandle] = set()
+
+    async def take(self, application_id: int, bucket: int) -> None:
+        await self._locks.setdefault(bucket, asyncio.Lock()).acquire()
+
+    def identified(self, application_id: int, bucket: int) -> None:
+        self._release_later(self._locks[bucket].release)
+
+    async def turn(self, application_id: int, bucket: int) -> None:
+        await self.take(application_id, bucket)
+        self.identified(application_id, bucket)
+
+    def _release_later(self, release: Callable[[], None]) -> None:
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self._timers.discard(timer)
+            release()
+
+        timer = loop.call_later(self.spacing, fire)
+        self._timers.add(timer)
+
+    def release(self, bucket: int) -> None:
+        """Free a bucket taken without an IDENTIFY following."""
+        self._locks[bucket].release()
+
+    async def close(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+
+
+class PostgresGate:
+    """Turns across processes: a PostgreSQL advisory lock per bucket, held SPACING s.
+
+    The lock is tried rather than waited for, so one connection serves every bucket of the
+    process: a blocking ``pg_advisory_lock`` would hold the connection while it waits. Shards
+    of this process queue on a local lock first, so only one of them asks PostgreSQL at a time.
+    """
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._db = connection
+        self._use = asyncio.Lock()  # one query at a time on the connection
+        self._local = LocalGate()
+        self._holds: set[asyncio.Task[None]] = set()
+
+    @classmethod
+    async def connect(cls, url: str) -> PostgresGate:
+        import asyncpg
+
+        try:
+            connection = await asyncpg.connect(url, timeout=10)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise ConfigError(
+                f"the PostgreSQL database in {DATABASE_URL} can't be reached ({error}); the"
+                f" processes need it to take turns connecting to Discord"
+            ) from None
+        return cls(connection)
+
+    async def take(self, application_id: int, bucket: int) -> None:
+        await self._local.take(application_id, bucket)
+        classid, objid = lock_key(application_id, bucket)
+        try:
+            while not await self._query("SELECT pg_try_advisory_lock($1, $2)", classid, objid):
+                await asyncio.sleep(POLL)
+        except BaseException:
+            self._local.release(bucket)  # cancelled or failed: let the next shard try
+            raise
+
+    def identified(self, application_id: int, bucket: int) -> None:
+        self._local.identified(application_id, bucket)
+        classid, objid = lock_key(application_id, bucket)
+        hold = asyncio.create_task(self._unlock_later(classid, objid), name=f"identify {bucket}")
+        self._holds.add(hold)
+        hold.add_done_callback(self._holds.discard)
+
+    async def turn(self, application_id: int, bucket: int) -> None:
+        await self.take(application_id, bucket)
+        self.identified(application_id, bucket)
+
+    async def _unlock_later(self, classid: int, objid: int) -> None:
+        await asyncio.sleep(SPACING)
+        await self._query("SELECT pg_advisory_unlock($1, $2)", classid, objid)
+
+    async def _query(self, sql: str, *args: int) -> bool:
+        async with self._use:
+            return bool(await self._db.fetchval(sql, *args))
+
+    async def close(self) -> None:
+        for hold in list(self._holds):
+            hold.cancel()
+        await asyncio.gather(*self._holds, return_exceptions=True)
+        await self._local.close()
+        with contextlib.suppress(Exception):  # closing the session releases its locks anyway
+            await self._db.close()
+
+
+def lock_key(application_id: int, bucket: int) -> tuple[int, int]:
+    """The advisory lock's two 32-bit keys: one for the bot (two bots sharing a database don't
+    wait for each other) and the bucket."""
+    digest = zlib.crc32(KEY_NAMESPACE + b":" + str(application_id).encode())
+    return digest - (1 << 32) if digest >= 1 << 31 else digest, bucket
+
+
+def database_url(env: Mapping[str, str] | None = None) -> str | None:
+    """The shared PostgreSQL database, if ``CHAOS_DATABASE_URL`` names one."""
+    value = (os.environ if env is None else env).get(DATABASE_URL, "").strip()
+    if value and value.lower().startswith(POSTGRES_SCHEMES):
+        return value
+    return None
+
+
+async def open_gate(env: Mapping[str, str] | None = None) -> IdentifyGate:
+    """The gate this process should use: PostgreSQL's when the processes share one."""
+    url = database_url(env)
+    if url is None:
+        return LocalGate()
+    return await PostgresGate.connect(url)
