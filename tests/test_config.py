@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
+from bot.config import SHARED_SQLITE, Settings, refuse_shared_sqlite
 from bot.engine.errors import ChaosError
 from bot.errors import ConfigError
 
@@ -62,3 +62,40 @@ def test_bad_values_are_named_in_one_line(name: str, value: str, message: str) -
     assert isinstance(caught.value, ChaosError)
     assert "\n" not in str(caught.value)
     assert repr(value) in str(caught.value)
+
+
+def test_a_postgresql_url_chooses_postgresql() -> None:
+    url = "postgresql://chaos:secret@db.example:5432/chaos"
+    settings = Settings.from_env({"CHAOS_DATABASE_URL": url, "CHAOS_DB_PATH": "games.db"})
+    assert settings.database_url == url
+    assert settings.database == url
+    assert Settings.from_env({"CHAOS_DB_PATH": "games.db"}).database == Path("games.db")
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused_without_repeating_it() -> None:
+    with pytest.raises(ConfigError, match="CHAOS_DATABASE_URL must be a PostgreSQL URL") as caught:
+        Settings.from_env({"CHAOS_DATABASE_URL": "mysql://root:hunter2@db/chaos"})
+    assert "hunter2" not in str(caught.value)
+    assert "'mysql'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shards", "count", "refused"),
+    [
+        (None, None, None, False),  # one process, every shard: SQLite is right
+        (None, [0, 1, 2, 3], 4, False),  # every shard named: still the whole bot
+        (None, [0, 1], 4, True),
+        (None, [2, 3], None, True),
+        ("postgresql://db/chaos", [0, 1], 4, False),
+    ],
+)
+def test_part_of_the_shards_on_sqlite_is_refused_with_the_reason(
+    url: str | None, shards: list[int] | None, count: int | None, refused: bool
+) -> None:
+    if not refused:
+        refuse_shared_sqlite(url, shards, count)
+        return
+    with pytest.raises(ConfigError, match="can't be shared between processes") as caught:
+        refuse_shared_sqlite(url, shards, count)
+    assert str(caught.value) == SHARED_SQLITE
+    assert "\n" not in SHARED_SQLITE

@@ -61,7 +61,7 @@ async def serve(settings: Settings) -> int | None:
 
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, on_signal, number)
-    store = await Store.open(settings.db_path)
+    store = await Store.open(settings.database)
     service = GameService(store, idle_days=settings.idle_days)
     try:
         async with ChaosBot(service, settings) as bot:
@@ -88,7 +88,7 @@ async def sync(settings: Settings, guild: int | None) -> int:
     """Publish the slash commands (globally, or to one server) and stop; returns how many."""
     token = _token(settings)
     point_at(settings)
-    store = await Store.open(settings.db_path)
+    store = await Store.open(settings.database)
     service = GameService(store, idle_days=settings.idle_days)
     try:
         bot = ChaosBot(service, Settings(**{**settings.__dict__, "dev_guild": None}))
