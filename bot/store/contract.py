@@ -76,6 +76,9 @@ class Store(ABC):
     ``async with Store.connect(target) as store:``; opening brings the schema up to date.
     """
 
+    # The migrations this store ran when it was opened (none if the schema was up to date).
+    migrated: tuple[int, ...] = ()
+
     # -- opening and closing ---------------------------------------------------------------
 
     @classmethod

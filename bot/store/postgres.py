@@ -132,11 +132,13 @@ class PostgresStore(Store):
         try:
             async with pool.acquire() as con:
                 with plainly(url):
-                    await migrate(con)
+                    ran = await migrate(con)
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        store = cls(pool, url)
+        store.migrated = tuple(ran)
+        return store
 
     @property
     def where(self) -> str:

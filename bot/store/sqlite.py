@@ -101,7 +101,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
                     row = await cursor.fetchone()
                 if pragma.startswith("PRAGMA journal_mode") and (row is None or row[0] != "wal"):
                     raise StoreError(f"the database {file} can't use write-ahead logging")
-            await migrate(db)
+            ran = await migrate(db)
         except sqlite3.DatabaseError as error:
             await db.close()
             raise explain(error, file) or StoreError(
@@ -110,7 +110,9 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         except BaseException:
             await db.close()
             raise
-        return cls(db, file)
+        store = cls(db, file)
+        store.migrated = tuple(ran)
+        return store
 
     # -- games -----------------------------------------------------------------------------
 
