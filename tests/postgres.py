@@ -1,9 +1,9 @@
 """Real PostgreSQL databases for tests: one made afresh for each test, dropped afterwards.
 
 The server is the one on 127.0.0.1:5432 (user postgres, trust auth). It is asked once per run
-whether it answers; if it doesn't, every PostgreSQL case is skipped with the one reason in
-:data:`UNREACHABLE` (pytest groups them into one line), unless ``CHAOS_REQUIRE_POSTGRES=1``
-says they must run, as CI does: then they fail.
+whether it answers; if it doesn't, every PostgreSQL case is skipped, and the run ends with one
+line saying how many and why (``tests/conftest.py``), unless ``CHAOS_REQUIRE_POSTGRES=1`` says
+they must run, as CI does: then they fail.
 
 Each test gets ``CREATE DATABASE chaos_test_<random> TEMPLATE <the run's template>``: the
 template is migrated to the newest schema once per run, so a test starts from what
@@ -34,6 +34,7 @@ UNREACHABLE = (
 )
 
 _state: dict[str, str | None] = {}
+skipped: list[str] = []  # the cases skipped for want of a server, for the run's one line
 
 
 def url_of(name: str) -> str:
@@ -80,6 +81,7 @@ def require_server() -> str:
     if template is None:
         if REQUIRED:
             pytest.fail(f"CHAOS_REQUIRE_POSTGRES=1, but {UNREACHABLE}")
+        skipped.append(os.environ.get("PYTEST_CURRENT_TEST", "?"))
         pytest.skip(UNREACHABLE)
     return template
 
