@@ -11,6 +11,7 @@ URL opens PostgreSQL, anything else is the path of a SQLite file.
 from __future__ import annotations
 
 import json
+import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -123,6 +124,13 @@ class Store(ABC):
     @abstractmethod
     async def migrations(self) -> list[int]:
         """The numbers of the migrations this database has run."""
+
+    async def ping(self) -> float:
+        """Seconds one trivial query takes there and back: the database latency a health line
+        reports (a SQLite file's is its lock and thread hop; PostgreSQL's adds the network)."""
+        started = time.perf_counter()
+        await self.migrations()
+        return time.perf_counter() - started
 
     @property
     @abstractmethod

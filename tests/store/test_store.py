@@ -216,3 +216,10 @@ def test_a_refused_database_leaves_no_thread_behind(
         thread.join(10)
     assert failures == []
     assert set(threading.enumerate()) <= before
+
+
+@aio
+async def test_a_ping_measures_the_database_latency(database: Path | str) -> None:
+    async with Store.connect(database) as store:
+        latency = await store.ping()
+        assert 0 < latency < 5
