@@ -215,3 +215,76 @@ async def test_another_os_process_given_the_same_interaction_applies_it_once(
             child.wait(30)
         assert sorted([mine, theirs]) == ["applied", "duplicate"]
         assert (await service.current(SCOPE)).version == start.version + 1
+
+
+BURST = """
+import asyncio, sys
+sys.path.insert(0, sys.argv[3])
+from bot.engine import Life
+from bot.errors import ConflictError, DuplicateActionError
+from tests.store.helpers import SCOPE, open_service
+
+async def main():
+    async with open_service(sys.argv[1]) as service:
+        await service.current(SCOPE)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        numbers = list(range(int(sys.argv[2])))
+        for n in numbers if sys.argv[4] == "up" else reversed(numbers):
+            try:
+                gain = Life(actor="ann", mode="gain", amount=1)
+                await service.act(SCOPE, gain, interaction=f"i{n}")
+            except (ConflictError, DuplicateActionError) as error:
+                print(type(error).__name__, n, flush=True)
+            else:
+                print("applied", n, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def finish(child: subprocess.Popen[str]) -> str:
+    """All a child printed, once it has ended well."""
+    assert child.stdout is not None
+    out = child.stdout.read()
+    assert child.wait(60) == 0
+    return out
+
+
+@aio
+async def test_two_os_processes_given_every_interaction_apply_each_once(
+    database: Path | str,
+) -> None:
+    """A hand-over at full speed: two processes receive the same 60 interactions, one game."""
+    count = 60
+    async with open_service(database) as service:
+        start = await begun(service)
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", BURST, str(database), str(count), str(ROOT), order],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for order in ("up", "down")  # so they meet half-way, and fight over the middle
+        ]
+        for child in children:
+            assert child.stdout is not None
+            assert await asyncio.to_thread(child.stdout.readline) == "ready\n"
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.close()
+        outputs = [await asyncio.to_thread(finish, child) for child in children]
+        applied = [
+            {int(n) for what, n in (line.split() for line in out.splitlines()) if what == "applied"}
+            for out in outputs
+        ]
+        assert not applied[0] & applied[1]  # none applied twice
+        assert len(applied[0] | applied[1]) >= count // 2
+        events = await stored_log(service)
+        assert sum(1 for e in events if e["type"] == "life") == len(applied[0] | applied[1])
+        stored = await service.store.active_game(SCOPE)  # this process's cache is stale now
+        assert stored is not None
+        assert stored.record.version == start.version + len(applied[0] | applied[1])
+        assert replayed_events(Game(start.game.ruleset, events)) == events
