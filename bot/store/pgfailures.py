@@ -21,6 +21,9 @@ import asyncpg
 from bot.errors import StoreError
 
 CONNECT_SECONDS = 10  # how long opening a connection may take before we say so
+# How long one statement may take: ours take milliseconds, so this only ends a wait on a hung
+# server or a lock held by hand, well before Discord's 15 minutes for a follow-up.
+COMMAND_SECONDS = 30
 
 _BUSY = (
     "The bot's database is busy or out of reach right now, so that wasn't saved; whoever runs"
@@ -105,8 +108,9 @@ def explain(error: BaseException, url: str) -> StoreError | None:
         )
     if isinstance(error, TimeoutError):
         return StoreError(
-            f"the PostgreSQL server of {where} didn't answer within {CONNECT_SECONDS} seconds:"
-            " check that it is running and that the network lets the bot reach it.",
+            f"the PostgreSQL server of {where} didn't answer in time ({CONNECT_SECONDS} seconds"
+            f" to connect, {COMMAND_SECONDS} for a statement): check that it is running, not"
+            " overloaded, and that the network lets the bot reach it.",
             players=_BUSY,
         )
     if isinstance(error, OSError):  # refused, unreachable, reset

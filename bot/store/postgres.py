@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Self, cast
 
@@ -37,22 +35,18 @@ import asyncpg
 from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.contract import FLAGS, TABLES, Store, dump_event
-from bot.store.pgfailures import CONNECT_SECONDS, explain, plainly, shown
+from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
+from bot.store.pgguilds import PgGuildStore
 from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import (
-    BoardRecord,
     GameRecord,
     GameTable,
-    GuildSettings,
-    SecretRolls,
     StoredGame,
-    StoredTable,
 )
 from bot.tables.snapshot import Snapshot, SnapshotFile
 
 POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
-TABLE_LOCK = 0x63686174  # "chat": with a hash of (guild, table) as the second key
 
 _GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated, ended, active"
 _LOG = "(SELECT array_agg(data ORDER BY pos) FROM events WHERE game_id = g.id)"
@@ -103,18 +97,12 @@ def _record(row: asyncpg.Record) -> GameRecord:
     )
 
 
-class PostgresStore(Store):
+class PostgresStore(PgGuildStore, Store):
     """The :class:`~bot.store.contract.Store` on a PostgreSQL database, shared by processes.
 
     Open with ``await Store.open("postgresql://...")``; opening makes a pool of connections and
     brings the schema up to date.
     """
-
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
-        """Use ``Store.open``; this takes a pool already migrated."""
-        self._pool = pool
-        self.url = url
-        self._closed = False
 
     @classmethod
     async def open(cls, target: Path | str) -> Self:
@@ -122,7 +110,11 @@ class PostgresStore(Store):
         url = str(target)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_SECONDS,
+                command_timeout=COMMAND_SECONDS,
             )
         except Exception as error:
             said = explain(error, url)
@@ -139,37 +131,6 @@ class PostgresStore(Store):
         store = cls(pool, url)
         store.migrated = tuple(ran)
         return store
-
-    @property
-    def where(self) -> str:
-        return shown(self.url)
-
-    async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            await self._pool.close()
-
-    @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[Connection]:
-        if self._closed:
-            raise StoreError("the database is closed")
-        with plainly(self.url):
-            async with self._pool.acquire() as con:
-                yield con
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[Connection]:
-        """A transaction: committed when the block ends, rolled back if it raises."""
-        async with self._connection() as con, con.transaction():
-            yield con
-
-    async def _rows(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        async with self._connection() as con:
-            return await con.fetch(sql, *args)
-
-    async def migrations(self) -> list[int]:
-        rows = await self._rows("SELECT number FROM migrations ORDER BY number")
-        return [int(row[0]) for row in rows]
 
     # -- games -----------------------------------------------------------------------------
 
@@ -370,112 +331,6 @@ class PostgresStore(Store):
                     (snapshot.hash, i, f.name, f.id, f.kind, f.revision, f.hash)
                     for i, f in enumerate(snapshot.files)
                 ],
-            )
-
-    # -- guilds ----------------------------------------------------------------------------
-
-    async def guild_settings(self, guild: str) -> GuildSettings | None:
-        rows = await self._rows(
-            "SELECT referee_role, default_ruleset, auto_roll, secret_rolls, turn_powers"
-            " FROM guild_settings WHERE guild = $1",
-            guild,
-        )
-        if not rows:
-            return None
-        role, ruleset, auto_roll, secret, powers = rows[0]
-        secret_rolls: SecretRolls = secret
-        return GuildSettings(role, ruleset, auto_roll, secret_rolls, powers)
-
-    async def put_guild_settings(
-        self, guild: str, settings: GuildSettings, *, now: float | None = None
-    ) -> None:
-        async with self._connection() as con:
-            await con.execute(
-                "INSERT INTO guild_settings (guild, referee_role, default_ruleset, auto_roll,"
-                " secret_rolls, turn_powers, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                " ON CONFLICT (guild) DO UPDATE SET referee_role = excluded.referee_role,"
-                " default_ruleset = excluded.default_ruleset, auto_roll = excluded.auto_roll,"
-                " secret_rolls = excluded.secret_rolls, turn_powers = excluded.turn_powers,"
-                " updated = excluded.updated",
-                guild,
-                settings.referee_role,
-                settings.default_ruleset,
-                settings.auto_roll,
-                settings.secret_rolls,
-                settings.turn_powers,
-                time.time() if now is None else now,
-            )
-
-    async def put_table(
-        self, guild: str, table_id: str, text: str, *, now: float | None = None
-    ) -> int:
-        async with self._write() as con:
-            # Two processes uploading the same table at once: one waits, then numbers after.
-            await con.execute(
-                "SELECT pg_advisory_xact_lock($1, hashtext($2 || '/' || $3))",
-                TABLE_LOCK,
-                guild,
-                table_id,
-            )
-            revision = await con.fetchval(
-                "INSERT INTO guild_tables (guild, table_id, revision, text, created)"
-                " SELECT $1, $2, COALESCE(MAX(revision), 0) + 1, $3, $4 FROM guild_tables"
-                " WHERE guild = $1 AND table_id = $2 RETURNING revision",
-                guild,
-                table_id,
-                text,
-                time.time() if now is None else now,
-            )
-        return int(revision)
-
-    async def get_table(
-        self, guild: str, table_id: str, revision: int | None = None
-    ) -> StoredTable | None:
-        if revision is None:
-            rows = await self._rows(
-                "SELECT guild, table_id, revision, text, created FROM guild_tables"
-                " WHERE guild = $1 AND table_id = $2 ORDER BY revision DESC LIMIT 1",
-                guild,
-                table_id,
-            )
-        else:
-            rows = await self._rows(
-                "SELECT guild, table_id, revision, text, created FROM guild_tables"
-                " WHERE guild = $1 AND table_id = $2 AND revision = $3",
-                guild,
-                table_id,
-                revision,
-            )
-        return StoredTable(*rows[0]) if rows else None
-
-    async def list_tables(self, guild: str) -> list[StoredTable]:
-        rows = await self._rows(
-            "SELECT DISTINCT ON (table_id) guild, table_id, revision, text, created"
-            " FROM guild_tables WHERE guild = $1 ORDER BY table_id, revision DESC",
-            guild,
-        )
-        return [StoredTable(*row) for row in rows]
-
-    # -- boards ----------------------------------------------------------------------------
-
-    async def board(self, scope: str) -> BoardRecord | None:
-        rows = await self._rows(
-            "SELECT scope, game_id, channel, message FROM boards WHERE scope = $1", scope
-        )
-        return BoardRecord(rows[0][0], int(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
-
-    async def put_board(self, board: BoardRecord, *, now: float | None = None) -> None:
-        async with self._connection() as con:
-            await con.execute(
-                "INSERT INTO boards (scope, game_id, channel, message, updated)"
-                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope) DO UPDATE SET"
-                " game_id = excluded.game_id, channel = excluded.channel,"
-                " message = excluded.message, updated = excluded.updated",
-                board.scope,
-                board.game_id,
-                board.channel,
-                board.message,
-                time.time() if now is None else now,
             )
 
     # -- whole tables ----------------------------------------------------------------------

@@ -11,14 +11,15 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.engine import Life
 from bot.errors import StoreError
 from bot.store import HEAD, SQLiteStore, Store
 from bot.store.contract import TABLES
 from bot.store.migrations import MIGRATIONS, Migration
 from bot.store.pgfailures import shown
 from bot.store.pgmigrations import PG_MIGRATIONS, migrate
-from tests.postgres import SERVER, fresh_database, require_server
-from tests.store.helpers import aio
+from tests.postgres import ADMIN, SERVER, fresh_database, require_server
+from tests.store.helpers import SCOPE, aio, begun, open_service
 
 
 @pytest.fixture
@@ -141,3 +142,24 @@ async def test_both_backends_have_the_same_tables_and_columns(
     assert {t: set(c) for t, c in sqlite.items() if t != "migrations"} == {
         t: set(c) for t, c in TABLES.items()
     }
+
+
+@aio
+async def test_connections_the_server_dropped_are_made_again(migrated: str) -> None:
+    """A server restart (or an administrator) ends the pool's connections; the next actions
+    get new ones, and nothing acknowledged is lost."""
+    async with open_service(migrated) as service:
+        start = await begun(service)
+        admin = await asyncpg.connect(ADMIN)
+        try:
+            ended = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1",
+                migrated.rpartition("/")[2],
+            )
+        finally:
+            await admin.close()
+        assert ended >= 1
+        await asyncio.sleep(0.05)  # the pool hears of it
+        for n in range(1, 4):
+            moved = await service.act(SCOPE, Life(actor="ann", mode="gain", amount=1))
+            assert moved.version == start.version + n
