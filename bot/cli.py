@@ -20,6 +20,7 @@ from bot.arguments import whole
 from bot.config import Settings
 from bot.console import add_play_parser, run_play
 from bot.engine.errors import ChaosError
+from bot.store.cli import add_db_parser
 from bot.tables.cli import add_tables_parser
 from bot.verify.cli import add_verify_parser
 
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_parser(commands)
     add_tables_parser(commands)
     add_verify_parser(commands)
+    add_db_parser(commands)
     sync = commands.add_parser(
         "sync",
         help="publish the slash commands to Discord (the bot's owner, once per update)",

@@ -9,6 +9,8 @@ variable                 meaning                                       default
 =======================  ============================================  ========================
 ``DISCORD_TOKEN``        the bot's token; without it, the console      none
 ``CHAOS_DB_PATH``        the SQLite database file                      ``./chaos-referee.db``
+``CHAOS_DATABASE_URL``   a PostgreSQL database instead of the file:    none (SQLite)
+                         ``postgresql://user:password@host/db``
 ``CHAOS_DEV_GUILD_ID``   a server to sync commands to while developing none
 ``CHAOS_LOG_LEVEL``      DEBUG, INFO, WARNING, ERROR or CRITICAL       INFO
 ``CHAOS_IDLE_DAYS``      days without an action before a game expires  30
@@ -27,7 +29,7 @@ Several processes share the shards by each naming its own with ``CHAOS_SHARDS`` 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +39,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_DB = Path("chaos-referee.db")
 MAX_IDLE_DAYS = 3650
 HEALTH_SECONDS = 60.0
+# What bot.store.contract.is_url takes for PostgreSQL (spelt out: settings import no store).
+URL_SCHEMES = ("postgresql://", "postgres://")
 
 
 @dataclass(frozen=True)
@@ -53,11 +57,17 @@ class Settings:
     shard_count: int | None = None  # None: as many as Discord recommends
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
     health_seconds: float = HEALTH_SECONDS
+    database_url: str | None = None
 
     @property
     def runs_shard_zero(self) -> bool:
         """Whether this process holds shard 0, the one that publishes the commands."""
         return self.shard_ids is None or 0 in self.shard_ids
+
+    @property
+    def database(self) -> Path | str:
+        """Where the games are kept, as ``Store.open`` takes it: the URL if set, else the file."""
+        return self.database_url or self.db_path
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -83,6 +93,8 @@ class Settings:
         )
         if idle is not None and idle > MAX_IDLE_DAYS:
             raise ConfigError(f"CHAOS_IDLE_DAYS must be at most {MAX_IDLE_DAYS}, not {str(idle)!r}")
+        database_url = _database_url(get("CHAOS_DATABASE_URL"))
+        refuse_shared_sqlite(database_url, shards, count)
         return cls(
             token=get("DISCORD_TOKEN"),
             db_path=Path(db).expanduser() if db else DEFAULT_DB,
@@ -96,7 +108,43 @@ class Settings:
             shard_count=count,
             shard_ids=shards,
             health_seconds=HEALTH_SECONDS if health is None else float(health),
+            database_url=database_url,
         )
+
+
+SHARED_SQLITE = (
+    "CHAOS_SHARDS gives this process only part of the bot's shards, so other processes run the"
+    " rest, and they must share one database; a SQLite file can't be shared between processes on"
+    " different machines (nor safely over a network disk), so set CHAOS_DATABASE_URL to a"
+    " PostgreSQL database, or leave CHAOS_SHARDS unset to run every shard here."
+)
+
+
+def refuse_shared_sqlite(
+    database_url: str | None, shards: Sequence[int] | None, shard_count: int | None
+) -> None:
+    """Refuse to run part of the bot's shards on SQLite (ConfigError, with the reason).
+
+    `shards` are the shard ids this process runs (None: all of them) out of `shard_count`
+    (None: Discord's recommendation). A process that runs only some of them has siblings that
+    run the rest, and they must all see the same games: that takes PostgreSQL.
+    """
+    if database_url is not None or shards is None:
+        return
+    if shard_count is not None and set(shards) >= set(range(shard_count)):
+        return  # the whole bot after all
+    raise ConfigError(SHARED_SQLITE)
+
+
+def _database_url(value: str | None) -> str | None:
+    """The PostgreSQL URL, checked without repeating it: it may hold a password."""
+    if value is not None and not value.lower().startswith(URL_SCHEMES):
+        scheme = value.partition("://")[0] if "://" in value else "no scheme"
+        raise ConfigError(
+            "CHAOS_DATABASE_URL must be a PostgreSQL URL starting with postgresql:// (like"
+            f" postgresql://user:password@host:5432/database), not one with {scheme!r}"
+        )
+    return value
 
 
 def _integer(value: str | None, name: str, what: str) -> int | None:

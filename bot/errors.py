@@ -34,8 +34,17 @@ class StoreError(ChaosError):
 class ConflictError(StoreError):
     """The game changed in the database since it was loaded (another process, or it expired)."""
 
+    SAID = "This game changed somewhere else in the meantime; please try again."
+
     def __init__(self, message: str, *, players: str | None = None) -> None:
         super().__init__(message, players=players or message)
+
+
+class DuplicateActionError(ChaosError):
+    """This interaction was applied already: Discord delivered it twice (to two processes
+    during a shard hand-over, say), and the second delivery must change nothing."""
+
+    SAID = "That was already done: the same command arrived twice, and counts once."
 
 
 class NoGameError(ChaosError):

@@ -13,6 +13,11 @@ into :mod:`bot.engine.actions` and render the :class:`Outcome`.
   (this returns) only once its events are committed.
 * Each game plays with the snapshot of the ruleset it started with (see
   :mod:`bot.tables.snapshot`): editing a table never changes a game in flight.
+* Several processes may share one database (PostgreSQL). A game cached here may have moved on
+  in another: the store's version check refuses the save (ConflictError), and the action is
+  tried once more on the game as reloaded; a second conflict tells the player to try again.
+  An action carries the id of the interaction that asked for it, so one delivered twice (to
+  two processes during a hand-over) is applied once: the second gets DuplicateActionError.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from bot.engine.fairness import sealed
 from bot.engine.game import Game
 from bot.engine.state import Phase
 from bot.errors import (
+    ConflictError,
+    DuplicateActionError,
     GameExistsError,
     NoGameError,
     StaleActionError,
@@ -53,6 +60,8 @@ from bot.tables.snapshot import Snapshot, SnapshotFile, freeze, load_snapshot, r
 from bot.tables.uploads import with_uploads
 
 __all__ = [
+    "ConflictError",
+    "DuplicateActionError",
     "GameExistsError",
     "GameService",
     "GuildSettings",
@@ -159,12 +168,14 @@ class GameService(GuildService):
         life: int | None = None,
         guild: str | None = None,
         tables: Sequence[str] = (),
+        interaction: str | int | None = None,
     ) -> Outcome:
         """Open a new game's lobby in `scope`, hosted (and joined) by `host`.
 
         `seed` and `salt` are drawn afresh unless given (a given salt is for a console whose
         whole game repeats from its seed). `tables` names tables the guild uploaded, played in
-        place of the ruleset's tables with the same ids (or beside them). Raises
+        place of the ruleset's tables with the same ids (or beside them). `interaction` is the
+        id of the Discord interaction that asked (see the module's notes). Raises
         GameExistsError if a game is in progress there, NoTableError for an upload the guild
         doesn't have, and the tables' errors if the ruleset is unknown or its files (uploads
         included) don't load together.
@@ -190,56 +201,92 @@ class GameService(GuildService):
                 tables=snapshot.hash,
             )
             record = await self.store.create_game(
-                scope=scope, guild=guild, snapshot=snapshot, events=game.events, now=self._clock()
+                scope=scope,
+                guild=guild,
+                snapshot=snapshot,
+                events=game.events,
+                now=self._clock(),
+                interaction=None if interaction is None else str(interaction),
             )
             self._remember(_Loaded(record, game, loaded))
             log.info("game %d started in %s (%s)", record.id, scope, snapshot.hash[:12])
             return Outcome(record.id, scope, list(game.events), game, record.version)
 
     async def act(
-        self, scope: str, action: Action, *, version: int | None = None, game_id: int | None = None
+        self,
+        scope: str,
+        action: Action,
+        *,
+        version: int | None = None,
+        game_id: int | None = None,
+        interaction: str | int | None = None,
     ) -> Outcome:
         """Carry out `action` in the game in progress in `scope`; returns once it is saved.
 
         Raises NoGameError if there is none, StaleActionError if `version` (or `game_id`) is
         given and the game has moved on since (or is another game: a button left over from an
         earlier game in the same channel), and the engine's ChaosError if the action isn't
-        allowed. In every one of these cases nothing changes.
+        allowed. In every one of these cases nothing changes. `interaction` is the id of the
+        Discord interaction that asked: DuplicateActionError if it was applied already.
+        ConflictError if another process changed the game while this one saved, twice.
         """
+        said = None if interaction is None else str(interaction)
         async with self._locks.hold(scope):
-            loaded = await self._active(scope)
-            if loaded is None:
-                raise NoGameError("There's no game in progress here.")
-            game = loaded.game
-            if game_id is not None and game_id != loaded.record.id:
-                raise StaleActionError("That belongs to an earlier game; this is a new one.")
-            if version is not None and version != game.seq:
-                raise StaleActionError(what_changed(game, version))
-            first = len(game.events)
             try:
-                events = game.act(action)
-            except ChaosError:
-                if len(game.events) != first:  # pragma: no cover - the engine promises this
-                    self._forget(scope)
-                raise
-            except BaseException:
-                self._forget(scope)
-                raise
+                return await self._act(scope, action, version, game_id, said)
+            except ConflictError:
+                log.info("%s changed in another process; reloaded to try again", scope)
             try:
-                record = await self.store.append_events(
-                    loaded.record, events, first=first, now=self._clock()
-                )
-            except BaseException:
-                # The game in memory is ahead of the database: load it again next time.
+                return await self._act(scope, action, version, game_id, said)
+            except ConflictError:
+                raise ConflictError(
+                    "The game changed somewhere else while that was being saved; try again."
+                ) from None
+
+    async def _act(
+        self,
+        scope: str,
+        action: Action,
+        version: int | None,
+        game_id: int | None,
+        interaction: str | None,
+    ) -> Outcome:
+        """One try of :meth:`act` (under the scope's lock). Whatever fails to save leaves
+        the cache without this game, so the next try loads it from the database afresh."""
+        loaded = await self._active(scope)
+        if loaded is None:
+            raise NoGameError("There's no game in progress here.")
+        game = loaded.game
+        if game_id is not None and game_id != loaded.record.id:
+            raise StaleActionError("That belongs to an earlier game; this is a new one.")
+        if version is not None and version != game.seq:
+            raise StaleActionError(what_changed(game, version))
+        first = len(game.events)
+        try:
+            events = game.act(action)
+        except ChaosError:
+            if len(game.events) != first:  # pragma: no cover - the engine promises this
                 self._forget(scope)
-                raise
-            loaded.record = record
-            if record.active:
-                self._remember(loaded)
-            else:
-                self._forget(scope)
-            log.debug("%s: %s -> version %d", scope, action.name, record.version)
-            return Outcome(record.id, scope, events, game, record.version)
+            raise
+        except BaseException:
+            self._forget(scope)
+            raise
+        try:
+            record = await self.store.append_events(
+                loaded.record, events, first=first, now=self._clock(), interaction=interaction
+            )
+        except BaseException:
+            # The game in memory is ahead of the database (or behind another process's
+            # save): load it again next time.
+            self._forget(scope)
+            raise
+        loaded.record = record
+        if record.active:
+            self._remember(loaded)
+        else:
+            self._forget(scope)
+        log.debug("%s: %s -> version %d", scope, action.name, record.version)
+        return Outcome(record.id, scope, events, game, record.version)
 
     async def current(self, scope: str) -> Outcome:
         """The game in progress in `scope` (with no events); NoGameError if there is none."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
+from bot.config import SHARED_SQLITE, Settings, refuse_shared_sqlite
 from bot.engine.errors import ChaosError
 from bot.errors import ConfigError
 
@@ -85,7 +85,8 @@ def test_without_shard_settings_one_process_runs_what_discord_recommends() -> No
     ],
 )
 def test_shard_ranges(count: str, shards: str, ids: tuple[int, ...] | None) -> None:
-    settings = Settings.from_env({"CHAOS_SHARD_COUNT": count, "CHAOS_SHARDS": shards})
+    shared = {"CHAOS_DATABASE_URL": "postgresql://db/chaos"}  # part of the shards needs it
+    settings = Settings.from_env({"CHAOS_SHARD_COUNT": count, "CHAOS_SHARDS": shards, **shared})
     assert settings.shard_count == int(count)
     assert settings.shard_ids == ids
     assert settings.runs_shard_zero is (ids is None or 0 in ids)
@@ -117,3 +118,55 @@ def test_bad_shard_settings_are_one_line(env: dict[str, str], message: str) -> N
 def test_the_health_line_interval() -> None:
     assert Settings.from_env({}).health_seconds == 60.0
     assert Settings.from_env({"CHAOS_HEALTH_SECONDS": "2"}).health_seconds == 2.0
+
+
+# -- the database ------------------------------------------------------------------------------
+
+
+def test_a_postgresql_url_chooses_postgresql() -> None:
+    url = "postgresql://chaos:secret@db.example:5432/chaos"
+    settings = Settings.from_env({"CHAOS_DATABASE_URL": url, "CHAOS_DB_PATH": "games.db"})
+    assert settings.database_url == url
+    assert settings.database == url
+    assert Settings.from_env({"CHAOS_DB_PATH": "games.db"}).database == Path("games.db")
+
+
+def test_a_database_url_that_is_not_postgresql_is_refused_without_repeating_it() -> None:
+    with pytest.raises(ConfigError, match="CHAOS_DATABASE_URL must be a PostgreSQL URL") as caught:
+        Settings.from_env({"CHAOS_DATABASE_URL": "mysql://root:hunter2@db/chaos"})
+    assert "hunter2" not in str(caught.value)
+    assert "'mysql'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shards", "count", "refused"),
+    [
+        (None, None, None, False),  # one process, every shard: SQLite is right
+        (None, [0, 1, 2, 3], 4, False),  # every shard named: still the whole bot
+        (None, [0, 1], 4, True),
+        (None, [2, 3], None, True),
+        ("postgresql://db/chaos", [0, 1], 4, False),
+    ],
+)
+def test_part_of_the_shards_on_sqlite_is_refused_with_the_reason(
+    url: str | None, shards: list[int] | None, count: int | None, refused: bool
+) -> None:
+    if not refused:
+        refuse_shared_sqlite(url, shards, count)
+        return
+    with pytest.raises(ConfigError, match="can't be shared between processes") as caught:
+        refuse_shared_sqlite(url, shards, count)
+    assert str(caught.value) == SHARED_SQLITE
+    assert "\n" not in SHARED_SQLITE
+
+
+def test_settings_refuse_part_of_the_shards_on_sqlite() -> None:
+    part = {"CHAOS_SHARD_COUNT": "4", "CHAOS_SHARDS": "0-1"}
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(part)
+    assert str(caught.value) == SHARED_SQLITE
+    assert Settings.from_env({**part, "CHAOS_SHARDS": "0-3"}).shard_ids == (0, 1, 2, 3)
+    assert Settings.from_env({**part, "CHAOS_DATABASE_URL": "postgresql://db/x"}).shard_ids == (
+        0,
+        1,
+    )

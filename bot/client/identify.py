@@ -19,12 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from bot.errors import ConfigError
+from bot.store.pgfailures import CONNECT_SECONDS, plainly
 
 if TYPE_CHECKING:
     import asyncpg
@@ -36,8 +35,6 @@ IDENTIFY_WINDOW = 5.0  # Discord's: one IDENTIFY per bucket in any 5 seconds
 # differs from one connection to the next.
 SPACING = IDENTIFY_WINDOW + 0.25
 POLL = 0.1  # seconds between two tries for a bucket another process holds
-DATABASE_URL = "CHAOS_DATABASE_URL"
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 KEY_NAMESPACE = b"chaos-referee identify"
 
 
@@ -113,13 +110,8 @@ class PostgresGate:
     async def connect(cls, url: str) -> PostgresGate:
         import asyncpg
 
-        try:
-            connection = await asyncpg.connect(url, timeout=10)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise ConfigError(
-                f"the PostgreSQL database in {DATABASE_URL} can't be reached ({error}); the"
-                f" processes need it to take turns connecting to Discord"
-            ) from None
+        with plainly(url):  # the store's sentences, the password left out
+            connection = await asyncpg.connect(url, timeout=CONNECT_SECONDS)
         return cls(connection)
 
     async def take(self, application_id: int, bucket: int) -> None:
@@ -167,17 +159,9 @@ def lock_key(application_id: int, bucket: int) -> tuple[int, int]:
     return digest - (1 << 32) if digest >= 1 << 31 else digest, bucket
 
 
-def database_url(env: Mapping[str, str] | None = None) -> str | None:
-    """The shared PostgreSQL database, if ``CHAOS_DATABASE_URL`` names one."""
-    value = (os.environ if env is None else env).get(DATABASE_URL, "").strip()
-    if value and value.lower().startswith(POSTGRES_SCHEMES):
-        return value
-    return None
-
-
-async def open_gate(env: Mapping[str, str] | None = None) -> IdentifyGate:
-    """The gate this process should use: PostgreSQL's when the processes share one."""
-    url = database_url(env)
-    if url is None:
+async def open_gate(database_url: str | None) -> IdentifyGate:
+    """The gate this process should use: PostgreSQL's when the processes share one
+    (``CHAOS_DATABASE_URL``, already checked by the settings), else its own."""
+    if database_url is None:
         return LocalGate()
-    return await PostgresGate.connect(url)
+    return await PostgresGate.connect(database_url)

@@ -110,6 +110,7 @@ class Play:
                 life=life,
                 guild=guild_key(interaction),
                 tables=tables,
+                interaction=interaction.id,
             ),
         )
         await self._answer(interaction, outcome)
@@ -144,7 +145,9 @@ class Play:
             action = build(who, view)
             if settings.turn_powers:  # the engine decides what the setting allows
                 action = replace(action, turn_powers=True)
-            outcome = await self.bot.service.act(scope, action, version=version, game_id=game_id)
+            outcome = await self.bot.service.act(
+                scope, action, version=version, game_id=game_id, interaction=interaction.id
+            )
             return await self._auto_roll(scope, settings, outcome)
 
         outcome = await within_deadline(interaction, work())

@@ -17,7 +17,7 @@ import discord.http
 import yarl
 
 from bot.client.bot import ChaosBot
-from bot.client.identify import IdentifyGate, LocalGate, open_gate
+from bot.client.identify import IdentifyGate, open_gate
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
@@ -62,13 +62,7 @@ async def serve(settings: Settings) -> int | None:
 
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, on_signal, number)
-    gate = await open_gate()
-    if isinstance(gate, LocalGate) and settings.shard_ids is not None:
-        log.warning(
-            "this process runs only some shards, but CHAOS_DATABASE_URL names no PostgreSQL"
-            " database: processes can't take turns connecting to Discord, which refuses"
-            " connections that come too close together"
-        )
+    gate = await open_gate(settings.database_url)
     try:
         await _referee(settings, token, gate, stop)
     finally:
@@ -80,7 +74,7 @@ async def serve(settings: Settings) -> int | None:
 
 async def _referee(settings: Settings, token: str, gate: IdentifyGate, stop: asyncio.Event) -> None:
     """The bot over its own store, until it is stopped or its connection ends."""
-    store = await Store.open(settings.db_path)
+    store = await Store.open(settings.database)
     service = GameService(store, idle_days=settings.idle_days)
     try:
         async with ChaosBot(service, settings, identify_gate=gate) as bot:
@@ -104,7 +98,7 @@ async def sync(settings: Settings, guild: int | None) -> int:
     """Publish the slash commands (globally, or to one server) and stop; returns how many."""
     token = _token(settings)
     point_at(settings)
-    store = await Store.open(settings.db_path)
+    store = await Store.open(settings.database)
     service = GameService(store, idle_days=settings.idle_days)
     try:
         bot = ChaosBot(service, Settings(**{**settings.__dict__, "dev_guild": None}))

@@ -42,6 +42,11 @@ class Database:
     ) -> None:
         await self.close()
 
+    @property
+    def where(self) -> str:
+        """The database file, for messages to whoever hosts the bot."""
+        return str(self.path)
+
     async def close(self) -> None:
         """Close the connection, once the statements under way are done (again is fine)."""
         if not self._closed:

@@ -126,6 +126,22 @@ MIGRATIONS: tuple[Migration, ...] = (
                 CHECK (turn_powers IN (0, 1))""",
         ),
     ),
+    Migration(
+        4,
+        "interactions: the same Discord interaction is applied at most once",
+        (
+            # The id of the interaction that caused an action, unique: a second delivery of it
+            # (two processes holding one shard for a moment) is refused instead of applied.
+            # `version` is the game's version once it was applied. They go with their game.
+            """CREATE TABLE interactions (
+                id TEXT PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                version INTEGER NOT NULL,
+                created REAL NOT NULL
+            )""",
+            "CREATE INDEX interactions_game ON interactions(game_id)",
+        ),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

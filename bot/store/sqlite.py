@@ -23,16 +23,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Self, cast
 
 import aiosqlite
 
 from bot.engine.events import Event
-from bot.errors import ConflictError, GameExistsError, StoreError
+from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.boards import BoardStore
+from bot.store.contract import FLAGS, TABLES, Store, dump_event
 from bot.store.failures import BUSY_SECONDS, explain
 from bot.store.guilds import GuildStore
 from bot.store.migrations import migrate
@@ -49,16 +49,8 @@ PRAGMAS = (
 _GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated, ended, active"
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"))  # one encoder: json.dumps makes one per call
-
-
 def _decode(rows: Iterable[Any]) -> list[Event]:
     return [cast(Event, json.loads(row[0])) for row in rows]
-
-
-def dump_event(event: Event) -> str:
-    """An event as the store keeps it: compact JSON, the same bytes as a line of the export."""
-    return _ENCODER.encode(event)
 
 
 async def _connect(file: Path) -> aiosqlite.Connection:
@@ -83,8 +75,8 @@ async def _connect(file: Path) -> aiosqlite.Connection:
         raise
 
 
-class Store(GuildStore, BoardStore):
-    """Persistence for games, guild settings and guild tables (SQL lives only in this package).
+class SQLiteStore(GuildStore, BoardStore, Store):
+    """The :class:`~bot.store.contract.Store` on one SQLite file, for one process.
 
     Open with ``store = await Store.open(path)`` and ``await store.close()``, or
     ``async with Store.connect(path) as store:``. Opening creates the file if needed and brings
@@ -94,7 +86,7 @@ class Store(GuildStore, BoardStore):
     # -- opening and closing ---------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
+    async def open(cls, path: Path | str) -> Self:
         """Open (or create) the database at `path` and run any migrations it lacks."""
         file = Path(path)
         try:
@@ -109,7 +101,7 @@ class Store(GuildStore, BoardStore):
                     row = await cursor.fetchone()
                 if pragma.startswith("PRAGMA journal_mode") and (row is None or row[0] != "wal"):
                     raise StoreError(f"the database {file} can't use write-ahead logging")
-            await migrate(db)
+            ran = await migrate(db)
         except sqlite3.DatabaseError as error:
             await db.close()
             raise explain(error, file) or StoreError(
@@ -118,17 +110,9 @@ class Store(GuildStore, BoardStore):
         except BaseException:
             await db.close()
             raise
-        return cls(db, file)
-
-    @classmethod
-    @asynccontextmanager
-    async def connect(cls, path: Path | str) -> AsyncIterator[Store]:
-        """``async with Store.connect(path) as store:`` opens, and closes on the way out."""
-        store = await cls.open(path)
-        try:
-            yield store
-        finally:
-            await store.close()
+        store = cls(db, file)
+        store.migrated = tuple(ran)
+        return store
 
     # -- games -----------------------------------------------------------------------------
 
@@ -140,13 +124,16 @@ class Store(GuildStore, BoardStore):
         snapshot: Snapshot,
         events: Sequence[Event],
         now: float,
+        interaction: str | None = None,
     ) -> GameRecord:
-        """Store a new game in progress with its first events and its ruleset's snapshot.
-
-        Raises GameExistsError if `scope` already has a game in progress.
-        """
         version = sum(1 for e in events if e["type"] == "action")
         async with self._write() as db:
+            if interaction is not None:
+                async with db.execute(
+                    "SELECT 1 FROM interactions WHERE id = ?", (interaction,)
+                ) as cursor:
+                    if await cursor.fetchone() is not None:
+                        raise DuplicateActionError(DuplicateActionError.SAID)
             await self._put_snapshot(db, snapshot, now)
             try:
                 cursor = await db.execute(
@@ -158,6 +145,11 @@ class Store(GuildStore, BoardStore):
                 raise GameExistsError("There's already a game in progress here.") from None
             game_id = cast(int, cursor.lastrowid)
             await _insert_events(db, game_id, 0, events)
+            if interaction is not None:
+                await db.execute(
+                    "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
+                    (interaction, game_id, version, now),
+                )
         return GameRecord(
             game_id, scope, guild, snapshot.ruleset, snapshot.hash, version, now, now, None, True
         )
@@ -169,25 +161,29 @@ class Store(GuildStore, BoardStore):
         *,
         first: int,
         now: float,
+        interaction: str | None = None,
     ) -> GameRecord:
-        """Add one action's events to a game's log, at positions `first` onwards.
-
-        The stored version must still be ``game.version`` (checked in the same transaction), so
-        two writers can't both extend the same log; otherwise ConflictError, and nothing is
-        written. A ``game_ended`` event frees the scope for a new game. Returns the new record.
-        """
         version = game.version + sum(1 for e in events if e["type"] == "action")
         ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
         async with self._write(implicit=True) as db:
+            if interaction is not None:
+                # First, so a duplicate is told apart from a conflict (and it begins the
+                # transaction: a write, as `implicit` needs).
+                try:
+                    await db.execute(
+                        "INSERT INTO interactions (id, game_id, version, created)"
+                        " VALUES (?, ?, ?, ?)",
+                        (interaction, game.id, version, now),
+                    )
+                except sqlite3.IntegrityError:
+                    raise DuplicateActionError(DuplicateActionError.SAID) from None
             cursor = await db.execute(
                 "UPDATE games SET version = ?, updated = ?, ended = ?, active = ?"
                 " WHERE id = ? AND version = ?",
                 (version, now, ended, int(ended is None), game.id, game.version),
             )
             if cursor.rowcount != 1:
-                raise ConflictError(
-                    "This game changed somewhere else in the meantime; please try again."
-                )
+                raise ConflictError(ConflictError.SAID)
             await _insert_events(db, game.id, first, events, action=game.version - 1)
         return GameRecord(
             game.id,
@@ -228,6 +224,9 @@ class Store(GuildStore, BoardStore):
         events = await asyncio.to_thread(_decode, rows)
         return StoredGame(_record(row), events)
 
+    async def game_ids(self) -> list[int]:
+        return [int(row[0]) for row in await self._rows("SELECT id FROM games ORDER BY id")]
+
     async def recent_events(self, game_id: int, count: int) -> list[Event]:
         """The last `count` events of a game's log, oldest first."""
         rows = await self._rows(
@@ -263,6 +262,29 @@ class Store(GuildStore, BoardStore):
                     "DELETE FROM texts WHERE hash NOT IN (SELECT text FROM snapshot_files)"
                 )
         return gone
+
+    # -- whole tables ----------------------------------------------------------------------
+
+    async def dump(self, table: str) -> list[tuple[object, ...]]:
+        columns = TABLES[table]
+        flags = [i for i, c in enumerate(columns) if (table, c) in FLAGS]
+        rows = await self._rows(f"SELECT {', '.join(columns)} FROM {table} ORDER BY rowid")
+        dumped = []
+        for row in rows:
+            values = list(row)
+            for i in flags:
+                values[i] = bool(values[i])
+            dumped.append(tuple(values))
+        return dumped
+
+    async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
+        async with self._write() as db:
+            for table, columns in TABLES.items():
+                marks = ", ".join("?" for _ in columns)
+                await db.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+                    rows.get(table, []),
+                )
 
     # -- snapshots -------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from tests.e2e.test_resilience import sends_a_message
 from tests.engine import rulesets
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
+from tests.store.helpers import on_sqlite
 from tests.verify.test_verify import finished
 
 
@@ -40,7 +41,7 @@ async def test_a_full_disk_during_play_tells_the_player_in_a_sentence(
     async with fake, Table.open(fake, tmp_path) as t:
         await t.game("classic", players=2, seed=9)
         version = (await t.current()).version
-        db = t.service.store._db
+        db = on_sqlite(t.service.store)._db
         async with db.execute("PRAGMA page_count") as cursor:
             row = await cursor.fetchone()
         assert row is not None

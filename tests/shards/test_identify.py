@@ -15,7 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from bot.client.identify import IDENTIFY_WINDOW, SPACING, LocalGate, database_url, lock_key
+import pytest
+
+from bot.client.identify import IDENTIFY_WINDOW, SPACING, LocalGate, lock_key, open_gate
+from bot.errors import StoreError
 from tests.fakediscord.plugin import aio
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,7 +109,10 @@ def test_the_lock_key_names_the_bot_and_the_bucket() -> None:
 
 
 def test_only_a_postgresql_url_asks_for_the_shared_gate() -> None:
-    assert database_url({}) is None
-    assert database_url({"CHAOS_DATABASE_URL": "sqlite:///x.db"}) is None
-    url = "postgresql://bot@db.example/chaos"
-    assert database_url({"CHAOS_DATABASE_URL": f" {url} "}) == url
+    gate = asyncio.run(open_gate(None))
+    assert isinstance(gate, LocalGate)
+    # An unreachable server is a sentence from the store's wording, without the password.
+    with pytest.raises(StoreError) as caught:
+        asyncio.run(open_gate("postgresql://bot:hunter2@127.0.0.1:9/chaos"))
+    assert "hunter2" not in str(caught.value)
+    assert "\n" not in str(caught.value)

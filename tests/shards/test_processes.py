@@ -123,7 +123,7 @@ def test_three_processes_share_the_shards_and_never_trip_the_identify_limit(
         ({"CHAOS_SHARD_COUNT": "many"}, ["CHAOS_SHARD_COUNT must be a number of shards"]),
         (
             {"CHAOS_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/nowhere"},
-            ["CHAOS_DATABASE_URL", "can't be reached"],
+            ["CHAOS_DATABASE_URL", "can't reach the PostgreSQL server"],
         ),
     ],
     ids=["beyond-the-count", "no-count", "not-a-number", "database-unreachable"],

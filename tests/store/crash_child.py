@@ -4,6 +4,8 @@
 
     python tests/store/crash_child.py DB SCOPE
 
+DB is a SQLite file or a PostgreSQL URL.
+
 It plays through the service, like any front end: three players join, the game begins, and
 every turn has its chaos roll, its choices and a life change; after ``MAX_ACTIONS`` actions the
 host ends the game and a new one starts in the same scope. After each action is acknowledged
@@ -71,10 +73,10 @@ async def play(service: GameService, scope: str) -> None:
             print(outcome.game_id, outcome.version, flush=True)
 
 
-async def main(db: Path, scope: str) -> None:
+async def main(db: str, scope: str) -> None:
     async with open_service(db) as service:
         await play(service, scope)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]), sys.argv[2]))
+    asyncio.run(main(sys.argv[1], sys.argv[2]))

@@ -16,7 +16,7 @@ from typing import Any, ParamSpec
 
 from bot.engine import Action, Begin, Choose, Event, Game, Join, NextTurn, Phase, Reveal, RollChaos
 from bot.service import GameService, Outcome
-from bot.store import Store
+from bot.store import SQLiteStore, Store
 
 P = ParamSpec("P")
 SCOPE = "console:test"
@@ -46,14 +46,20 @@ class Clock:
 
 
 @asynccontextmanager
-async def open_service(path: Path, **options: Any) -> AsyncIterator[GameService]:
-    """A service over a store on the file `path`, closed on the way out."""
+async def open_service(path: Path | str, **options: Any) -> AsyncIterator[GameService]:
+    """A service over the store at `path` (a SQLite file or a PostgreSQL URL), closed after."""
     store = await Store.open(path)
     service = GameService(store, **options)
     try:
         yield service
     finally:
         await service.close()
+
+
+def on_sqlite(store: Store) -> SQLiteStore:
+    """The store, for a test of what only SQLite has (its connection, its pragmas)."""
+    assert isinstance(store, SQLiteStore)
+    return store
 
 
 async def begun(

@@ -15,8 +15,8 @@ def lines(events: list[Event]) -> str:
 
 
 @aio
-async def test_an_action_played_while_the_log_is_written_is_not_in_it(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_an_action_played_while_the_log_is_written_is_not_in_it(database: Path | str) -> None:
+    async with open_service(database) as service:
         await begun(service)
         for _ in range(30):
             await play_turn(service, SCOPE)

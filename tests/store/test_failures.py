@@ -20,7 +20,7 @@ import pytest
 from bot.engine import RollChaos
 from bot.errors import StoreError
 from bot.store import Store
-from tests.store.helpers import SCOPE, aio, begun, open_service, play_turn
+from tests.store.helpers import SCOPE, aio, begun, on_sqlite, open_service, play_turn
 
 SETTINGS = ("DISCORD_TOKEN", "CHAOS_DB_PATH", "CHAOS_LOG_LEVEL", "CHAOS_IDLE_DAYS")
 ENV = {k: v for k, v in os.environ.items() if k not in SETTINGS}
@@ -135,7 +135,7 @@ async def test_a_database_locked_by_another_process_says_so_and_works_once_freed
     async with open_service(db) as service:
         await begun(service)
         # Five seconds of patience are right for the bot; a tenth of one is enough here.
-        await service.store._db.execute("PRAGMA busy_timeout = 100")
+        await on_sqlite(service.store)._db.execute("PRAGMA busy_timeout = 100")
         holder = subprocess.Popen(
             [sys.executable, "-c", HOLD_LOCK, str(db)],
             stdin=subprocess.PIPE,
@@ -164,7 +164,7 @@ async def test_a_full_disk_says_so_and_loses_only_the_action_that_did_not_fit(
     db = tmp_path / "games.db"
     async with open_service(db) as service:
         await begun(service)
-        connection = service.store._db
+        connection = on_sqlite(service.store)._db
         async with connection.execute("PRAGMA page_count") as cursor:
             row = await cursor.fetchone()
         assert row is not None

@@ -9,7 +9,7 @@ import aiosqlite
 import pytest
 
 from bot.errors import StoreError
-from bot.store import HEAD, MIGRATIONS, Migration, Store, migrate
+from bot.store import HEAD, MIGRATIONS, Migration, SQLiteStore, migrate
 from bot.store.migrations import applied
 from tests.store.helpers import aio
 
@@ -23,8 +23,14 @@ async def _seed_v1(db: aiosqlite.Connection) -> None:
     await db.execute("INSERT INTO guild_tables VALUES ('g', 'house', 1, 'text', 0)")
 
 
+async def _seed_v3(db: aiosqlite.Connection) -> None:
+    """Schema 3 gave guild settings their turn_powers column (left off here)."""
+    await db.execute("INSERT INTO guild_settings VALUES ('g', 5, 'lists', 1, 'never', 0, 0)")
+    await db.execute("INSERT INTO guild_tables VALUES ('g', 'house', 1, 'text', 0)")
+
+
 # What to put in a database at each schema version before upgrading it (none at version 0).
-SEEDS: dict[int, Seed] = {1: _seed_v1, 2: _seed_v1}  # schema 2 left these tables alone
+SEEDS: dict[int, Seed] = {1: _seed_v1, 2: _seed_v1, 3: _seed_v3}  # 2 left these tables alone
 
 
 async def at_version(path: Path, version: int) -> None:
@@ -37,7 +43,7 @@ async def at_version(path: Path, version: int) -> None:
 
 
 async def head_schema(path: Path) -> dict[str, str]:
-    async with Store.connect(path) as store:
+    async with SQLiteStore.connect(path) as store:
         return await store.schema()
 
 
@@ -53,7 +59,7 @@ async def test_upgrade_from_every_earlier_schema(tmp_path: Path, version: int) -
     expected = await head_schema(tmp_path / "fresh.db")
     path = tmp_path / "old.db"
     await at_version(path, version)
-    async with Store.connect(path) as store:
+    async with SQLiteStore.connect(path) as store:
         assert await store.migrations() == list(range(1, HEAD + 1))
         assert await store.schema() == expected
         if version >= 1:
@@ -68,7 +74,7 @@ async def test_upgrade_from_every_earlier_schema(tmp_path: Path, version: int) -
 async def test_an_empty_file_becomes_a_database(tmp_path: Path) -> None:
     path = tmp_path / "empty.db"
     path.touch()
-    async with Store.connect(path) as store:
+    async with SQLiteStore.connect(path) as store:
         assert await store.migrations() == list(range(1, HEAD + 1))
         assert await store.schema() == await head_schema(tmp_path / "fresh.db")
 
@@ -106,4 +112,4 @@ async def test_a_database_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
     async with aiosqlite.connect(path, isolation_level=None) as db:
         assert await migrate(db, migrations=(*MIGRATIONS, newer)) == [*range(1, HEAD + 1), HEAD + 1]
     with pytest.raises(StoreError, match="newer Chaos Referee"):
-        await Store.open(path)
+        await SQLiteStore.open(path)

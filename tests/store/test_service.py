@@ -44,8 +44,8 @@ def gains(events: Sequence[Mapping[str, object]]) -> int:
 
 
 @aio
-async def test_start_opens_a_lobby_in_the_scope(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db", seeds=lambda: 99) as service:
+async def test_start_opens_a_lobby_in_the_scope(database: Path | str) -> None:
+    async with open_service(database, seeds=lambda: 99) as service:
         started = await service.start(SCOPE, "classic", host="ann", host_name="Ann", guild="g")
         assert (started.scope, started.version) == (SCOPE, 1)
         assert [e["type"] for e in started.events] == ["action", "game_started"]
@@ -57,14 +57,14 @@ async def test_start_opens_a_lobby_in_the_scope(tmp_path: Path) -> None:
 
 
 @aio
-async def test_every_action_is_saved_before_it_returns(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_every_action_is_saved_before_it_returns(database: Path | str) -> None:
+    async with open_service(database) as service:
         await begun(service)
         rolled = await service.act(SCOPE, RollChaos(actor="ann"))
         game = rolled.game
         assert rolled.version == game.seq == 5
     # A new process: nothing but the file.
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         again = await service.current(SCOPE)
         assert again.game.events == game.events
         assert again.game.state == game.state
@@ -74,8 +74,8 @@ async def test_every_action_is_saved_before_it_returns(tmp_path: Path) -> None:
 
 
 @aio
-async def test_no_game_here(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_no_game_here(database: Path | str) -> None:
+    async with open_service(database) as service:
         with pytest.raises(NoGameError, match="no game in progress here"):
             await service.act(SCOPE, RollChaos(actor="ann"))
         with pytest.raises(NoGameError, match="no game in progress here"):
@@ -89,8 +89,8 @@ async def test_no_game_here(tmp_path: Path) -> None:
 
 
 @aio
-async def test_a_refused_action_changes_nothing(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_refused_action_changes_nothing(database: Path | str) -> None:
+    async with open_service(database) as service:
         before = await begun(service)
         events = list(before.game.events)
         with pytest.raises(RollRequiredError) as caught:
@@ -102,13 +102,13 @@ async def test_a_refused_action_changes_nothing(tmp_path: Path) -> None:
         assert now.game is before.game  # still the cached game, untouched
         assert now.game.events == events
         assert now.version == before.version
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         assert (await service.current(SCOPE)).game.events == events
 
 
 @aio
-async def test_a_failed_save_drops_the_cached_game(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_failed_save_drops_the_cached_game(database: Path | str) -> None:
+    async with open_service(database) as service:
         before = await begun(service)
         store = service.store
         original = store.append_events
@@ -130,8 +130,8 @@ async def test_a_failed_save_drops_the_cached_game(tmp_path: Path) -> None:
 
 
 @aio
-async def test_a_stale_action_says_what_changed(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_stale_action_says_what_changed(database: Path | str) -> None:
+    async with open_service(database) as service:
         begun_ = await begun(service)
         rolled = await service.act(SCOPE, RollChaos(actor="ann"), version=begun_.version)
         assert rolled.version == begun_.version + 1
@@ -150,8 +150,8 @@ async def test_a_stale_action_says_what_changed(tmp_path: Path) -> None:
 
 
 @aio
-async def test_two_presses_of_next_turn_advance_once(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_two_presses_of_next_turn_advance_once(database: Path | str) -> None:
+    async with open_service(database) as service:
         await begun(service)
         rolled = await service.act(SCOPE, RollChaos(actor="ann"))
         press = NextTurn(actor="ann")
@@ -172,8 +172,8 @@ async def test_two_presses_of_next_turn_advance_once(tmp_path: Path) -> None:
 
 
 @aio
-async def test_200_concurrent_actions_on_one_game_are_serialised(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_200_concurrent_actions_on_one_game_are_serialised(database: Path | str) -> None:
+    async with open_service(database) as service:
         start = await begun(service)
         gain = Life(actor="ann", mode="gain", amount=1)
         outcomes = await asyncio.gather(*(service.act(SCOPE, gain) for _ in range(200)))
@@ -183,7 +183,7 @@ async def test_200_concurrent_actions_on_one_game_are_serialised(tmp_path: Path)
         assert gains(log) == 200
         seqs = [e["seq"] for e in log if e["type"] == "action"]
         assert seqs == list(range(len(seqs)))
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         game = (await service.current(SCOPE)).game
         assert gains(game.events) == 200
         assert game.state.players["ann"].life == 20 + 200
@@ -191,7 +191,7 @@ async def test_200_concurrent_actions_on_one_game_are_serialised(tmp_path: Path)
 
 
 @aio
-async def test_100_games_progress_in_parallel(tmp_path: Path) -> None:
+async def test_100_games_progress_in_parallel(database: Path | str) -> None:
     scopes = [f"console:table-{i}" for i in range(100)]
 
     async def play(scope: str, seed: int) -> Game:
@@ -200,9 +200,9 @@ async def test_100_games_progress_in_parallel(tmp_path: Path) -> None:
             await play_turn(service, scope)
         return (await service.current(scope)).game
 
-    async with open_service(tmp_path / "db", cache_size=16) as service:
+    async with open_service(database, cache_size=16) as service:
         games = await asyncio.gather(*(play(s, i) for i, s in enumerate(scopes)))
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         for scope, game in zip(scopes, games, strict=True):
             stored = (await service.current(scope)).game
             assert stored.events == game.events
@@ -211,8 +211,8 @@ async def test_100_games_progress_in_parallel(tmp_path: Path) -> None:
 
 
 @aio
-async def test_the_cache_is_bounded_and_reloads(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db", cache_size=2) as service:
+async def test_the_cache_is_bounded_and_reloads(database: Path | str) -> None:
+    async with open_service(database, cache_size=2) as service:
         for i in range(5):
             await begun(service, f"console:{i}", seed=i)
         assert len(service._cache) == 2
@@ -227,8 +227,8 @@ async def test_the_cache_is_bounded_and_reloads(tmp_path: Path) -> None:
 
 
 @aio
-async def test_export_and_log_outlive_the_game(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_export_and_log_outlive_the_game(database: Path | str) -> None:
+    async with open_service(database) as service:
         await begun(service)
         game = (await service.act(SCOPE, RollChaos(actor="ann"))).game
         sealed = "".join(dump_event(e) + "\n" for e in fairness.sealed(game.events))
@@ -249,8 +249,8 @@ async def test_export_and_log_outlive_the_game(tmp_path: Path) -> None:
 
 
 @aio
-async def test_rules_of_the_game_or_of_a_ruleset(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_rules_of_the_game_or_of_a_ruleset(database: Path | str) -> None:
+    async with open_service(database) as service:
         await begun(service, ruleset="deck")
         deck_rules = await service.rules(SCOPE)
         assert deck_rules
@@ -263,8 +263,8 @@ async def test_rules_of_the_game_or_of_a_ruleset(tmp_path: Path) -> None:
 
 
 @aio
-async def test_settings_have_defaults_and_can_change(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_settings_have_defaults_and_can_change(database: Path | str) -> None:
+    async with open_service(database) as service:
         assert await service.settings("g") == GuildSettings()
         assert GuildSettings() == GuildSettings(None, "classic", False, "allowed", False)
         changed = await service.update_settings("g", referee_role=1234, secret_rolls="referee")
@@ -273,10 +273,10 @@ async def test_settings_have_defaults_and_can_change(tmp_path: Path) -> None:
             GuildSettings(1234, "deck", True, "referee")
         )
         assert await service.settings("other") == GuildSettings()
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         assert await service.settings("g") == GuildSettings(1234, "deck", True, "referee")
         assert (await service.update_settings("g", turn_powers=True)).turn_powers
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         assert await service.settings("g") == GuildSettings(1234, "deck", True, "referee", True)
 
 
@@ -293,9 +293,9 @@ async def test_settings_have_defaults_and_can_change(tmp_path: Path) -> None:
 )
 @aio
 async def test_bad_settings_are_refused(
-    tmp_path: Path, changes: dict[str, object], message: str
+    database: Path | str, changes: dict[str, object], message: str
 ) -> None:
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         with pytest.raises((SettingsError, UnknownRulesetError), match=message):
             await service.update_settings("g", **changes)
         assert await service.settings("g") == GuildSettings()
@@ -305,10 +305,10 @@ async def test_bad_settings_are_refused(
 
 
 @aio
-async def test_idle_games_expire(tmp_path: Path) -> None:
+async def test_idle_games_expire(database: Path | str) -> None:
 
     clock = Clock()
-    async with open_service(tmp_path / "db", clock=clock, idle_days=30) as service:
+    async with open_service(database, clock=clock, idle_days=30) as service:
         await begun(service, "console:idle")
         await begun(service, "console:busy")
         await begun(service, "console:ended")
@@ -328,10 +328,10 @@ async def test_idle_games_expire(tmp_path: Path) -> None:
         await service.start("console:idle", "classic", host="ann", host_name="Ann")
 
 
-def test_service_takes_a_store_without_opening_anything(tmp_path: Path) -> None:
+def test_service_takes_a_store_without_opening_anything(database: Path | str) -> None:
     @aio
     async def check() -> None:
-        store = await Store.open(tmp_path / "db")
+        store = await Store.open(database)
         service = GameService(store)
         assert service.cache_size == 256
         assert service.idle_days == 30
@@ -348,11 +348,11 @@ async def spin(seconds: float) -> None:
 
 
 @aio
-async def test_an_action_cancelled_mid_save_is_whole_or_absent(tmp_path: Path) -> None:
+async def test_an_action_cancelled_mid_save_is_whole_or_absent(database: Path | str) -> None:
     """A front end may give up on an action (a timeout): at whatever point, the game stays
     consistent, in memory and on disk, and play goes on.
     """
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         before = await begun(service)
         version = before.version
         gain = Life(actor="ann", mode="gain", amount=1)
@@ -376,9 +376,11 @@ async def test_an_action_cancelled_mid_save_is_whole_or_absent(tmp_path: Path) -
 
 
 @aio
-async def test_a_button_from_an_earlier_game_in_the_same_channel_is_refused(tmp_path: Path) -> None:
+async def test_a_button_from_an_earlier_game_in_the_same_channel_is_refused(
+    database: Path | str,
+) -> None:
     """Versions restart with each game, so a button also names its game."""
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         old = await service.start(SCOPE, "classic", host="ann", host_name="Ann")
         await service.act(SCOPE, End(actor="ann"))
         new = await service.start(SCOPE, "classic", host="ann", host_name="Ann")
@@ -397,14 +399,14 @@ async def test_a_button_from_an_earlier_game_in_the_same_channel_is_refused(tmp_
 
 
 @aio
-async def test_a_finished_game_is_rebuilt_with_its_own_tables(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_finished_game_is_rebuilt_with_its_own_tables(database: Path | str) -> None:
+    async with open_service(database) as service:
         await begun(service)
         await play_turn(service, SCOPE)
         ended = await service.act(SCOPE, End(actor="ann"))
         with pytest.raises(NoGameError):
             await service.current(SCOPE)
-    async with open_service(tmp_path / "db") as service:  # a restart: nothing cached
+    async with open_service(database) as service:  # a restart: nothing cached
         latest = await service.latest(SCOPE)
         assert latest.game_id == ended.game_id
         assert latest.version == ended.version
@@ -413,11 +415,11 @@ async def test_a_finished_game_is_rebuilt_with_its_own_tables(tmp_path: Path) ->
 
 
 @aio
-async def test_a_games_log_is_sealed_while_it_goes_on(tmp_path: Path) -> None:
+async def test_a_games_log_is_sealed_while_it_goes_on(database: Path | str) -> None:
     """Nobody, the host included, can read the future from an export made mid-game: the seed,
     the salt, the deck orders and the cards nobody has seen are left out until the end."""
     seed = 2**100 + 7
-    async with open_service(tmp_path / "db") as service:
+    async with open_service(database) as service:
         await begun(service, ruleset="deck", seed=seed)
         await service.act(SCOPE, RollChaos(actor="ann"))  # a chaos card, face down
         await service.act(SCOPE, Spite(actor="bob"))  # seven cards only Bob may see

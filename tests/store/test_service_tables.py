@@ -45,19 +45,19 @@ async def roll_on(service: GameService, table: str, scope: str = SCOPE) -> str:
 
 
 @aio
-async def test_a_valid_upload_is_stored_as_uploaded(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_valid_upload_is_stored_as_uploaded(database: Path | str) -> None:
+    async with open_service(database) as service:
         file, revision = await service.import_table(GUILD, "house.yaml", HOUSE)
         assert (file.id, revision) == ("house", 1)
-    async with open_service(tmp_path / "db") as service:  # a restart: only the file remains
+    async with open_service(database) as service:  # a restart: only the file remains
         (stored,) = await service.guild_tables(GUILD)
         assert (stored.table_id, stored.revision, stored.text) == ("house", 1, HOUSE.decode())
         assert (await service.guild_table(GUILD, "house")).text.encode() == HOUSE
 
 
 @aio
-async def test_an_invalid_upload_stores_nothing(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_an_invalid_upload_stores_nothing(database: Path | str) -> None:
+    async with open_service(database) as service:
         broken = HOUSE.replace(b"at: 1-6", b"at: 1-5")
         with pytest.raises(TableProblems, match=r"house.yaml:\d+ entries: no entry for 6"):
             await service.import_table(GUILD, "house.yaml", broken)
@@ -67,8 +67,8 @@ async def test_an_invalid_upload_stores_nothing(tmp_path: Path) -> None:
 
 
 @aio
-async def test_a_second_upload_is_the_next_revision(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_second_upload_is_the_next_revision(database: Path | str) -> None:
+    async with open_service(database) as service:
         await service.import_table(GUILD, "house.yaml", HOUSE)
         second = HOUSE.replace(b"Pizza Break", b"Taco Break")
         _, revision = await service.import_table(GUILD, "house.yaml", second)
@@ -78,8 +78,8 @@ async def test_a_second_upload_is_the_next_revision(tmp_path: Path) -> None:
 
 
 @aio
-async def test_each_guild_has_its_own_tables(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_each_guild_has_its_own_tables(database: Path | str) -> None:
+    async with open_service(database) as service:
         await service.import_table(GUILD, "house.yaml", HOUSE)
         assert await service.guild_tables("g2") == []
         with pytest.raises(NoTableError, match="no table 'house'"):
@@ -91,8 +91,8 @@ async def test_each_guild_has_its_own_tables(tmp_path: Path) -> None:
 
 
 @aio
-async def test_a_game_plays_an_upload_in_place_of_the_bundled_list(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_game_plays_an_upload_in_place_of_the_bundled_list(database: Path | str) -> None:
+    async with open_service(database) as service:
         await service.import_table(GUILD, "persona.yaml", persona_named("Dana the Comedian"))
         await begun_with(service, ("persona",))
         assert await roll_on(service, "persona") == "Dana the Comedian"
@@ -103,8 +103,8 @@ async def test_a_game_plays_an_upload_in_place_of_the_bundled_list(tmp_path: Pat
 
 
 @aio
-async def test_a_game_plays_a_new_list_beside_the_bundled_ones(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_game_plays_a_new_list_beside_the_bundled_ones(database: Path | str) -> None:
+    async with open_service(database) as service:
         await service.import_table(GUILD, "house.yaml", HOUSE)
         await begun_with(service, ("house",))
         assert await roll_on(service, "house") == "Pizza Break"
@@ -112,20 +112,20 @@ async def test_a_game_plays_a_new_list_beside_the_bundled_ones(tmp_path: Path) -
 
 
 @aio
-async def test_a_game_keeps_the_revision_it_started_with(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_a_game_keeps_the_revision_it_started_with(database: Path | str) -> None:
+    async with open_service(database) as service:
         await service.import_table(GUILD, "persona.yaml", persona_named("First Draft"))
         await begun_with(service, ("persona",))
         await service.import_table(GUILD, "persona.yaml", persona_named("Second Draft"))
         await begun_with(service, ("persona",), scope="g1:later")
-    async with open_service(tmp_path / "db") as service:  # after a restart, too
+    async with open_service(database) as service:  # after a restart, too
         assert await roll_on(service, "persona") == "First Draft"
         assert await roll_on(service, "persona", scope="g1:later") == "Second Draft"
 
 
 @aio
-async def test_an_upload_that_does_not_fit_the_ruleset_starts_no_game(tmp_path: Path) -> None:
-    async with open_service(tmp_path / "db") as service:
+async def test_an_upload_that_does_not_fit_the_ruleset_starts_no_game(database: Path | str) -> None:
+    async with open_service(database) as service:
         # Fits classic (which has WackyLand), not lists.
         linked = HOUSE.replace(b"text: Everyone eats a slice.", b"link: wacky")
         await service.import_table(GUILD, "house.yaml", linked)

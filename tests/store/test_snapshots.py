@@ -37,11 +37,13 @@ def edit_classic(root: Path) -> None:
 
 
 @aio
-async def test_editing_a_table_never_changes_a_game_in_flight(tmp_path: Path, tables: Path) -> None:
+async def test_editing_a_table_never_changes_a_game_in_flight(
+    database: Path | str, tables: Path
+) -> None:
     def rulesets(name: str) -> LoadedRuleset:
         return find_ruleset(name, root=tables)
 
-    db = tmp_path / "db"
+    db = database
     async with open_service(db, rulesets=rulesets) as service:
         old = await begun(service, "console:old", seed=5)
         edit_classic(tables)
@@ -72,11 +74,11 @@ async def test_editing_a_table_never_changes_a_game_in_flight(tmp_path: Path, ta
 
 
 @aio
-async def test_a_broken_edit_stops_new_games_only(tmp_path: Path, tables: Path) -> None:
+async def test_a_broken_edit_stops_new_games_only(database: Path | str, tables: Path) -> None:
     def rulesets(name: str) -> LoadedRuleset:
         return find_ruleset(name, root=tables)
 
-    async with open_service(tmp_path / "db", rulesets=rulesets) as service:
+    async with open_service(database, rulesets=rulesets) as service:
         await begun(service, "console:old")
         # The folder was read when the game started; the file breaks afterwards.
         (tables / "classic" / "wacky.yaml").write_text("schema: 1\nkind: table\n", "utf-8")

@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import End, Game, Join
 from bot.errors import ConflictError, GameExistsError, StoreError
-from bot.store import GameRecord, GameTable, GuildSettings, Store
+from bot.store import GameRecord, GameTable, GuildSettings, SQLiteStore, Store
 from bot.tables import find_ruleset
 from bot.tables.snapshot import Snapshot, take_snapshot
 from tests.store.helpers import aio
@@ -31,15 +31,16 @@ async def create(store: Store, scope: str, game: Game, snapshot: Snapshot) -> Ga
 
 @aio
 async def test_durability_settings_on_every_connection(tmp_path: Path) -> None:
-    async with Store.connect(tmp_path / "db") as store:
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
         assert await store.pragmas() == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
 
 
 @aio
-async def test_a_game_and_its_events_round_trip(tmp_path: Path) -> None:
+async def test_a_game_and_its_events_round_trip(database: Path | str) -> None:
     snapshot, loaded = take_snapshot(find_ruleset("classic"))
     game = Game.start(loaded.ruleset, seed=3, host="ann", name="Ann")
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         record = await store.create_game(
             scope="g:c", guild="g", snapshot=snapshot, events=game.events, now=NOW
         )
@@ -48,7 +49,7 @@ async def test_a_game_and_its_events_round_trip(tmp_path: Path) -> None:
         events = game.act(Join(actor="bob", player_name="Bob"))
         record = await store.append_events(record, events, first=first, now=NOW + 5)
         assert (record.version, record.updated) == (2, NOW + 5)
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         stored = await store.active_game("g:c")
         assert stored is not None
         assert stored.record == record
@@ -59,9 +60,9 @@ async def test_a_game_and_its_events_round_trip(tmp_path: Path) -> None:
 
 
 @aio
-async def test_one_game_in_progress_per_scope(tmp_path: Path) -> None:
+async def test_one_game_in_progress_per_scope(database: Path | str) -> None:
     game, snapshot = new_game()
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         record = await create(store, "s", game, snapshot)
         with pytest.raises(GameExistsError):
             await create(store, "s", game, snapshot)
@@ -78,9 +79,9 @@ async def test_one_game_in_progress_per_scope(tmp_path: Path) -> None:
 
 
 @aio
-async def test_appending_checks_the_stored_version(tmp_path: Path) -> None:
+async def test_appending_checks_the_stored_version(database: Path | str) -> None:
     game, snapshot = new_game()
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         record = await create(store, "s", game, snapshot)
         first = len(game.events)
         events = game.act(Join(actor="bob", player_name="Bob"))
@@ -95,9 +96,9 @@ async def test_appending_checks_the_stored_version(tmp_path: Path) -> None:
 
 
 @aio
-async def test_games_share_a_snapshot_and_record_their_tables(tmp_path: Path) -> None:
+async def test_games_share_a_snapshot_and_record_their_tables(database: Path | str) -> None:
     game, snapshot = new_game()
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         one = await create(store, "a", game, snapshot)
         two = await create(store, "b", game, snapshot)
         assert one.snapshot == two.snapshot
@@ -116,9 +117,9 @@ async def test_games_share_a_snapshot_and_record_their_tables(tmp_path: Path) ->
 
 
 @aio
-async def test_expiry_deletes_old_games_and_what_only_they_used(tmp_path: Path) -> None:
+async def test_expiry_deletes_old_games_and_what_only_they_used(database: Path | str) -> None:
     game, snapshot = new_game()
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         old = await create(store, "old", game, snapshot)
         assert await store.expire(NOW) == []
         gone = await store.expire(NOW + 1)
@@ -135,25 +136,25 @@ async def test_expiry_deletes_old_games_and_what_only_they_used(tmp_path: Path) 
 
 
 @aio
-async def test_guild_settings_round_trip(tmp_path: Path) -> None:
-    async with Store.connect(tmp_path / "db") as store:
+async def test_guild_settings_round_trip(database: Path | str) -> None:
+    async with Store.connect(database) as store:
         assert await store.guild_settings("g") is None
         chosen = GuildSettings(referee_role=42, default_ruleset="lists", secret_rolls="never")
         await store.put_guild_settings("g", chosen, now=NOW)
         await store.put_guild_settings("h", GuildSettings(auto_roll=True), now=NOW)
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         assert await store.guild_settings("g") == chosen
         assert await store.guild_settings("h") == GuildSettings(auto_roll=True)
 
 
 @aio
-async def test_guild_tables_keep_every_revision(tmp_path: Path) -> None:
-    async with Store.connect(tmp_path / "db") as store:
+async def test_guild_tables_keep_every_revision(database: Path | str) -> None:
+    async with Store.connect(database) as store:
         assert await store.put_table("g", "house", "v1", now=NOW) == 1
         assert await store.put_table("g", "house", "v2", now=NOW + 1) == 2
         assert await store.put_table("g", "other", "o1", now=NOW) == 1
         assert await store.put_table("h", "house", "h1", now=NOW) == 1
-    async with Store.connect(tmp_path / "db") as store:
+    async with Store.connect(database) as store:
         latest = await store.get_table("g", "house")
         assert latest is not None
         assert (latest.revision, latest.text, latest.created) == (2, "v2", NOW + 1)
@@ -183,8 +184,8 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
 
 
 @aio
-async def test_a_closed_store_says_so(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db")
+async def test_a_closed_store_says_so(database: Path | str) -> None:
+    store = await Store.open(database)
     await store.close()
     await store.close()  # again is fine
     with pytest.raises(StoreError, match="closed"):
@@ -216,3 +217,10 @@ def test_a_refused_database_leaves_no_thread_behind(
         thread.join(10)
     assert failures == []
     assert set(threading.enumerate()) <= before
+
+
+@aio
+async def test_a_ping_measures_the_database_latency(database: Path | str) -> None:
+    async with Store.connect(database) as store:
+        latency = await store.ping()
+        assert 0 < latency < 5

@@ -1,0 +1,258 @@
+"""What every store promises, whichever database is under it: SQLite or PostgreSQL.
+
+The service, the guild service and the tools speak to a :class:`Store` only through these
+methods, and get back the records of :mod:`bot.store.records`: so they never know (nor care)
+which database keeps the games. ``tests/store`` runs one set of contract tests against both.
+
+``Store.open(target)`` picks the backend from `target`: a ``postgresql://`` (or ``postgres://``)
+URL opens PostgreSQL, anything else is the path of a SQLite file.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Self, cast
+
+from bot.engine.events import Event
+from bot.store.records import (
+    BoardRecord,
+    GameRecord,
+    GameTable,
+    GuildSettings,
+    StoredGame,
+    StoredTable,
+)
+from bot.tables.snapshot import Snapshot
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+# Every table a database holds besides its migrations, with its columns, in an order where
+# each table comes after those it refers to: what `chaos-referee db copy` moves. Both
+# backends have the same tables and columns; only their types differ.
+TABLES: dict[str, tuple[str, ...]] = {
+    "texts": ("hash", "text"),
+    "snapshots": ("hash", "ruleset", "created"),
+    "snapshot_files": ("snapshot", "position", "name", "table_id", "kind", "revision", "text"),
+    "games": (
+        "id", "scope", "guild", "ruleset", "snapshot", "version", "created", "updated", "ended",
+        "active",
+    ),
+    "events": ("game_id", "pos", "action", "data"),
+    "interactions": ("id", "game_id", "version", "created"),
+    "guild_settings": (
+        "guild", "referee_role", "default_ruleset", "auto_roll", "secret_rolls", "turn_powers",
+        "updated",
+    ),
+    "guild_tables": ("guild", "table_id", "revision", "text", "created"),
+    "boards": ("scope", "game_id", "channel", "message", "updated"),
+}  # fmt: skip
+# Columns that are true or false: 0 and 1 in SQLite, BOOLEAN in PostgreSQL, bool in a dump.
+FLAGS = frozenset({("games", "active"), ("guild_settings", "auto_roll"),
+                   ("guild_settings", "turn_powers")})  # fmt: skip
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"))  # one encoder: json.dumps makes one per call
+
+
+def dump_event(event: Event) -> str:
+    """An event as the store keeps it: compact JSON, the same bytes as a line of the export."""
+    return _ENCODER.encode(event)
+
+
+def is_url(target: Path | str) -> bool:
+    """Whether `target` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return isinstance(target, str) and target.lower().startswith(URL_SCHEMES)
+
+
+class Store(ABC):
+    """Games and their events, ruleset snapshots, guild settings, tables and boards.
+
+    Every write is committed before its method returns, so whatever a caller acknowledges is
+    kept. Open with ``store = await Store.open(target)`` and ``await store.close()``, or
+    ``async with Store.connect(target) as store:``; opening brings the schema up to date.
+    """
+
+    # The migrations this store ran when it was opened (none if the schema was up to date).
+    migrated: tuple[int, ...] = ()
+
+    # -- opening and closing ---------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, target: Path | str) -> Self:
+        """Open the database `target` names (a SQLite path or a PostgreSQL URL), migrated.
+
+        Each backend overrides this with its own opening; here, on the contract, it picks one.
+        """
+        if is_url(target):
+            from bot.store.postgres import PostgresStore
+
+            return cast(Self, await PostgresStore.open(str(target)))
+        from bot.store.sqlite import SQLiteStore
+
+        return cast(Self, await SQLiteStore.open(target))
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(cls, target: Path | str) -> AsyncIterator[Self]:
+        """``async with Store.connect(target) as store:`` opens, and closes on the way out."""
+        store = await cls.open(target)
+        try:
+            yield store
+        finally:
+            await store.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the database once the statements under way are done (again is fine)."""
+
+    @abstractmethod
+    async def migrations(self) -> list[int]:
+        """The numbers of the migrations this database has run."""
+
+    async def ping(self) -> float:
+        """Seconds one trivial query takes there and back: the database latency a health line
+        reports (a SQLite file's is its lock and thread hop; PostgreSQL's adds the network)."""
+        started = time.perf_counter()
+        await self.migrations()
+        return time.perf_counter() - started
+
+    @property
+    @abstractmethod
+    def where(self) -> str:
+        """The database in words for whoever hosts the bot: a path, or a URL without password."""
+
+    # -- games -----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def create_game(
+        self,
+        *,
+        scope: str,
+        guild: str | None,
+        snapshot: Snapshot,
+        events: Sequence[Event],
+        now: float,
+        interaction: str | None = None,
+    ) -> GameRecord:
+        """Store a new game in progress with its first events and its ruleset's snapshot.
+
+        Raises GameExistsError if `scope` already has a game in progress, and
+        DuplicateActionError if `interaction` (the id of what asked for it) was stored before.
+        """
+
+    @abstractmethod
+    async def append_events(
+        self,
+        game: GameRecord,
+        events: Sequence[Event],
+        *,
+        first: int,
+        now: float,
+        interaction: str | None = None,
+    ) -> GameRecord:
+        """Add one action's events to a game's log, at positions `first` onwards.
+
+        The stored version must still be ``game.version`` (checked in the same transaction), so
+        two writers can't both extend the same log; otherwise ConflictError, and nothing is
+        written. An `interaction` id already stored raises DuplicateActionError instead, so the
+        same interaction delivered twice (two processes during a hand-over) is applied once. A
+        ``game_ended`` event frees the scope for a new game. Returns the new record.
+        """
+
+    @abstractmethod
+    async def active_game(self, scope: str) -> StoredGame | None:
+        """The game in progress in `scope`, with its log; None if there is none."""
+
+    @abstractmethod
+    async def latest_game(self, scope: str) -> StoredGame | None:
+        """The most recent game of `scope`, in progress or ended (until it expires)."""
+
+    @abstractmethod
+    async def game(self, game_id: int) -> StoredGame | None:
+        """A game by its id."""
+
+    @abstractmethod
+    async def game_ids(self) -> list[int]:
+        """The id of every stored game, in order (for tools that go through them all)."""
+
+    @abstractmethod
+    async def recent_events(self, game_id: int, count: int) -> list[Event]:
+        """The last `count` events of a game's log, oldest first."""
+
+    @abstractmethod
+    async def game_tables(self, game_id: int) -> list[GameTable]:
+        """Every file of the ruleset a game plays with: id, kind and declared revision."""
+
+    @abstractmethod
+    async def expire(self, before: float) -> list[GameRecord]:
+        """Delete every game not touched since `before` (ended or not), with its events, and
+        the snapshots and texts no game uses any more. Returns the games deleted.
+        """
+
+    @abstractmethod
+    async def snapshot(self, snapshot_hash: str) -> Snapshot:
+        """The snapshot stored under `snapshot_hash`; StoreError if it's missing."""
+
+    # -- guilds ----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def guild_settings(self, guild: str) -> GuildSettings | None:
+        """The settings a guild saved; None if it never changed any."""
+
+    @abstractmethod
+    async def put_guild_settings(
+        self, guild: str, settings: GuildSettings, *, now: float | None = None
+    ) -> None:
+        """Save all of a guild's settings at once (`now`: the time to record, now by default)."""
+
+    @abstractmethod
+    async def put_table(
+        self, guild: str, table_id: str, text: str, *, now: float | None = None
+    ) -> int:
+        """Store a new revision of a guild's table (its YAML text); returns its number (1, 2...)."""
+
+    @abstractmethod
+    async def get_table(
+        self, guild: str, table_id: str, revision: int | None = None
+    ) -> StoredTable | None:
+        """A revision of a guild's table (the newest by default); None if there's no such one."""
+
+    @abstractmethod
+    async def list_tables(self, guild: str) -> list[StoredTable]:
+        """The newest revision of each of a guild's tables, by id."""
+
+    # -- boards ----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def board(self, scope: str) -> BoardRecord | None:
+        """The board posted for the scope's game, if one was; None otherwise."""
+
+    @abstractmethod
+    async def put_board(self, board: BoardRecord, *, now: float | None = None) -> None:
+        """Remember the scope's board message (replacing the one it had)."""
+
+    # -- whole tables, for `chaos-referee db copy` -----------------------------------------
+
+    @abstractmethod
+    async def dump(self, table: str) -> list[tuple[object, ...]]:
+        """Every row of one of :data:`TABLES`, in its columns' order (flags as bool)."""
+
+    @abstractmethod
+    async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
+        """Insert rows as :meth:`dump` gives them, table by table, in one transaction."""

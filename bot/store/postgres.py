@@ -1,0 +1,357 @@
+"""The PostgreSQL store: the same contract as SQLite's, for several processes on one database.
+
+Why asyncpg: it is what RoboDanny and Red use, it speaks PostgreSQL's binary protocol with
+prepared statements cached per connection (the fastest Python driver by a wide margin), and its
+pool hands each call its own connection, so concurrent tasks need no lock of ours: each
+statement or transaction runs on a connection nobody else is using.
+
+How the contract holds across processes:
+
+* Appending an action is **one statement**: a data-modifying ``WITH`` that moves the game's
+  version from the one its writer read to the next, inserts the events, and records the
+  interaction. One statement is atomic by itself (no BEGIN/COMMIT round trips), and
+  acknowledged means committed (``synchronous_commit`` is on by default). A concurrent writer
+  of the same game waits for the row lock, then finds the version moved and matches no row:
+  ConflictError, and nothing written.
+* The interaction id is a primary key, so a second delivery raises a unique violation, which is
+  DuplicateActionError.
+* Reading a game is one statement too (its row and its log together), so it sees one committed
+  state.
+* Expiry deletes snapshots no game uses; a game being created may be about to use one. Creating
+  takes a shared advisory lock and expiring an exclusive one (:data:`EXPIRY_LOCK`), so they
+  never cross.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Self, cast
+
+import asyncpg
+
+from bot.engine.events import Event
+from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
+from bot.store.contract import FLAGS, TABLES, Store, dump_event
+from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
+from bot.store.pgguilds import PgGuildStore
+from bot.store.pgmigrations import Connection, migrate
+from bot.store.records import (
+    GameRecord,
+    GameTable,
+    StoredGame,
+)
+from bot.tables.snapshot import Snapshot, SnapshotFile
+
+POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
+EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
+
+_GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated, ended, active"
+_LOG = "(SELECT array_agg(data ORDER BY pos) FROM events WHERE game_id = g.id)"
+
+_APPEND = """
+WITH moved AS (
+    UPDATE games SET version = $3, updated = $4, ended = $5, active = $6
+    WHERE id = $1 AND version = $2 RETURNING id
+), logged AS (
+    INSERT INTO events (game_id, pos, action, data)
+    SELECT moved.id, e.pos, e.action, e.data
+    FROM moved, unnest($7::integer[], $8::integer[], $9::text[]) AS e(pos, action, data)
+), asked AS (
+    INSERT INTO interactions (id, game_id, version, created)
+    SELECT $10, moved.id, $3, $4 FROM moved WHERE $10::text IS NOT NULL
+)
+SELECT count(*) FROM moved
+"""
+
+
+def _decode(data: Iterable[str] | None) -> list[Event]:
+    return [cast(Event, json.loads(text)) for text in data or ()]
+
+
+def _columns(first: int, events: Sequence[Event], action: int) -> tuple[list[int], ...]:
+    """Positions and action numbers of events about to be stored from `first` on."""
+    positions, actions = [], []
+    for pos, event in enumerate(events, start=first):
+        if event["type"] == "action":
+            action = event["seq"]
+        positions.append(pos)
+        actions.append(action)
+    return positions, actions
+
+
+def _record(row: asyncpg.Record) -> GameRecord:
+    return GameRecord(
+        id=row[0],
+        scope=row[1],
+        guild=row[2],
+        ruleset=row[3],
+        snapshot=row[4],
+        version=row[5],
+        created=row[6],
+        updated=row[7],
+        ended=row[8],
+        active=row[9],
+    )
+
+
+class PostgresStore(PgGuildStore, Store):
+    """The :class:`~bot.store.contract.Store` on a PostgreSQL database, shared by processes.
+
+    Open with ``await Store.open("postgresql://...")``; opening makes a pool of connections and
+    brings the schema up to date.
+    """
+
+    @classmethod
+    async def open(cls, target: Path | str) -> Self:
+        """Connect to the database at the URL `target` and run any migrations it lacks."""
+        url = str(target)
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_SECONDS,
+                command_timeout=COMMAND_SECONDS,
+            )
+        except Exception as error:
+            said = explain(error, url)
+            if said is None:
+                raise
+            raise said from None
+        try:
+            async with pool.acquire() as con:
+                with plainly(url):
+                    ran = await migrate(con)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, url)
+        store.migrated = tuple(ran)
+        return store
+
+    # -- games -----------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        scope: str,
+        guild: str | None,
+        snapshot: Snapshot,
+        events: Sequence[Event],
+        now: float,
+        interaction: str | None = None,
+    ) -> GameRecord:
+        version = sum(1 for e in events if e["type"] == "action")
+        positions, actions = _columns(0, events, -1)
+        try:
+            async with self._write() as con:
+                await con.execute("SELECT pg_advisory_xact_lock_shared($1)", EXPIRY_LOCK)
+                if interaction is not None and await con.fetchval(
+                    "SELECT 1 FROM interactions WHERE id = $1", interaction
+                ):
+                    raise DuplicateActionError(DuplicateActionError.SAID)
+                await self._put_snapshot(con, snapshot, now)
+                game_id = await con.fetchval(
+                    "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
+                    " ended, active) VALUES ($1, $2, $3, $4, $5, $6, $6, NULL, TRUE) RETURNING id",
+                    scope,
+                    guild,
+                    snapshot.ruleset,
+                    snapshot.hash,
+                    version,
+                    now,
+                )
+                await con.execute(
+                    "INSERT INTO events (game_id, pos, action, data) SELECT $1, * FROM"
+                    " unnest($2::integer[], $3::integer[], $4::text[])",
+                    game_id,
+                    positions,
+                    actions,
+                    [dump_event(e) for e in events],
+                )
+                if interaction is not None:
+                    await con.execute(
+                        "INSERT INTO interactions (id, game_id, version, created)"
+                        " VALUES ($1, $2, $3, $4)",
+                        interaction,
+                        game_id,
+                        version,
+                        now,
+                    )
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name == "interactions_pkey":
+                raise DuplicateActionError(DuplicateActionError.SAID) from None
+            raise GameExistsError("There's already a game in progress here.") from None
+        return GameRecord(
+            game_id, scope, guild, snapshot.ruleset, snapshot.hash, version, now, now, None, True
+        )
+
+    async def append_events(
+        self,
+        game: GameRecord,
+        events: Sequence[Event],
+        *,
+        first: int,
+        now: float,
+        interaction: str | None = None,
+    ) -> GameRecord:
+        version = game.version + sum(1 for e in events if e["type"] == "action")
+        ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
+        positions, actions = _columns(first, events, game.version - 1)
+        try:
+            async with self._connection() as con:
+                moved = await con.fetchval(
+                    _APPEND,
+                    game.id,
+                    game.version,
+                    version,
+                    now,
+                    ended,
+                    ended is None,
+                    positions,
+                    actions,
+                    [dump_event(e) for e in events],
+                    interaction,
+                )
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name == "interactions_pkey":
+                raise DuplicateActionError(DuplicateActionError.SAID) from None
+            raise ConflictError(ConflictError.SAID) from None
+        if moved != 1:
+            raise ConflictError(ConflictError.SAID)
+        return GameRecord(
+            game.id,
+            game.scope,
+            game.guild,
+            game.ruleset,
+            game.snapshot,
+            version,
+            game.created,
+            now,
+            ended,
+            ended is None,
+        )
+
+    async def active_game(self, scope: str) -> StoredGame | None:
+        return await self._game("WHERE scope = $1 AND active", scope)
+
+    async def latest_game(self, scope: str) -> StoredGame | None:
+        return await self._game("WHERE scope = $1 ORDER BY id DESC LIMIT 1", scope)
+
+    async def game(self, game_id: int) -> StoredGame | None:
+        return await self._game("WHERE id = $1", game_id)
+
+    async def _game(self, where: str, *args: Any) -> StoredGame | None:
+        rows = await self._rows(f"SELECT {_GAME_COLUMNS}, {_LOG} FROM games g {where}", *args)
+        if not rows:
+            return None
+        # Decoding a long game's log takes a moment: off the event loop.
+        events = await asyncio.to_thread(_decode, rows[0][10])
+        return StoredGame(_record(rows[0]), events)
+
+    async def game_ids(self) -> list[int]:
+        return [int(row[0]) for row in await self._rows("SELECT id FROM games ORDER BY id")]
+
+    async def recent_events(self, game_id: int, count: int) -> list[Event]:
+        rows = await self._rows(
+            "SELECT data FROM events WHERE game_id = $1 ORDER BY pos DESC LIMIT $2",
+            game_id,
+            max(count, 0),
+        )
+        return [cast(Event, json.loads(r[0])) for r in reversed(rows)]
+
+    async def game_tables(self, game_id: int) -> list[GameTable]:
+        rows = await self._rows(
+            "SELECT f.table_id, f.kind, f.revision FROM games g"
+            " JOIN snapshot_files f ON f.snapshot = g.snapshot WHERE g.id = $1"
+            " ORDER BY f.position",
+            game_id,
+        )
+        return [GameTable(r[0], r[1], r[2]) for r in rows]
+
+    async def expire(self, before: float) -> list[GameRecord]:
+        async with self._write() as con:
+            await con.execute("SELECT pg_advisory_xact_lock($1)", EXPIRY_LOCK)
+            rows = await con.fetch(
+                f"DELETE FROM games WHERE updated < $1 RETURNING {_GAME_COLUMNS}", before
+            )
+            if rows:
+                await con.execute(
+                    "DELETE FROM snapshots s WHERE NOT EXISTS"
+                    " (SELECT 1 FROM games g WHERE g.snapshot = s.hash)"
+                )
+                await con.execute(
+                    "DELETE FROM texts t WHERE NOT EXISTS"
+                    " (SELECT 1 FROM snapshot_files f WHERE f.text = t.hash)"
+                )
+        return sorted((_record(row) for row in rows), key=lambda r: r.id)
+
+    # -- snapshots -------------------------------------------------------------------------
+
+    async def snapshot(self, snapshot_hash: str) -> Snapshot:
+        rows = await self._rows(
+            "SELECT s.ruleset, f.name, t.text, f.table_id, f.kind, f.revision FROM snapshots s"
+            " JOIN snapshot_files f ON f.snapshot = s.hash JOIN texts t ON t.hash = f.text"
+            " WHERE s.hash = $1 ORDER BY f.position",
+            snapshot_hash,
+        )
+        if not rows:
+            raise StoreError(f"the tables of this game (snapshot {snapshot_hash[:12]}) are missing")
+        files = tuple(SnapshotFile(r[1], r[2], r[3], r[4], r[5]) for r in rows)
+        found = Snapshot(rows[0][0], files)
+        if found.hash != snapshot_hash:
+            raise StoreError(f"the tables of this game (snapshot {snapshot_hash[:12]}) are damaged")
+        return found
+
+    async def _put_snapshot(self, con: Connection, snapshot: Snapshot, now: float) -> None:
+        if await con.fetchval("SELECT 1 FROM snapshots WHERE hash = $1", snapshot.hash):
+            return
+        await con.execute(
+            "INSERT INTO texts (hash, text) SELECT * FROM unnest($1::text[], $2::text[])"
+            " ON CONFLICT DO NOTHING",
+            [f.hash for f in snapshot.files],
+            [f.text for f in snapshot.files],
+        )
+        # Another process may be storing the same snapshot: whoever inserts it adds its files.
+        made = await con.fetchval(
+            "INSERT INTO snapshots (hash, ruleset, created) VALUES ($1, $2, $3)"
+            " ON CONFLICT DO NOTHING RETURNING 1",
+            snapshot.hash,
+            snapshot.ruleset,
+            now,
+        )
+        if made:
+            await con.executemany(
+                "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision,"
+                " text) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    (snapshot.hash, i, f.name, f.id, f.kind, f.revision, f.hash)
+                    for i, f in enumerate(snapshot.files)
+                ],
+            )
+
+    # -- whole tables ----------------------------------------------------------------------
+
+    async def dump(self, table: str) -> list[tuple[object, ...]]:
+        columns = TABLES[table]
+        rows = await self._rows(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1, 2")
+        return [tuple(row) for row in rows]
+
+    async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
+        async with self._write() as con:
+            for table, columns in TABLES.items():
+                flags = [i for i, c in enumerate(columns) if (table, c) in FLAGS]
+                records = [
+                    tuple(bool(v) if i in flags else v for i, v in enumerate(row))
+                    for row in rows.get(table, [])
+                ]
+                if records:
+                    await con.copy_records_to_table(table, records=records, columns=columns)
+            # Ids were copied as they were: new games are numbered after them.
+            await con.execute(
+                "SELECT setval(pg_get_serial_sequence('games', 'id'), max(id))"
+                " FROM games HAVING max(id) IS NOT NULL"
+            )

@@ -1,0 +1,290 @@
+"""Two processes on one database: stale caches reload and retry, duplicates apply once.
+
+Each "process" is a GameService over a Store of its own, on the same database (two pools on
+one PostgreSQL database, or two connections to one SQLite file), with its own cache: exactly
+the state two bot processes hold. One test runs a second OS process as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from bot.engine import Event, Game, Life
+from bot.errors import ConflictError, DuplicateActionError, StaleActionError
+from bot.service import GameService
+from bot.store import GameRecord, Store
+from bot.tables import find_ruleset
+from bot.tables.snapshot import take_snapshot
+from tests.store.helpers import SCOPE, aio, begun, open_service, replayed_events
+
+ROOT = Path(__file__).resolve().parents[2]
+GAIN = Life(actor="ann", mode="gain", amount=1)
+
+
+async def stored_log(service: GameService) -> list[Event]:
+    stored = await service.store.active_game(SCOPE)
+    assert stored is not None
+    return stored.events
+
+
+@aio
+async def test_a_game_moved_by_another_process_is_reloaded_and_the_action_applied(
+    database: Path | str,
+) -> None:
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        await two.current(SCOPE)  # two caches the game at this version
+        await one.act(SCOPE, GAIN)
+        moved = await two.act(SCOPE, GAIN)  # two's copy is stale: reload, then apply
+        assert moved.version == start.version + 2
+        events = await stored_log(one)
+        assert events == moved.game.events
+        assert replayed_events(Game(moved.game.ruleset, events)) == events
+
+
+@aio
+async def test_a_button_pressed_on_a_game_another_process_moved_is_stale(
+    database: Path | str,
+) -> None:
+    """The retry runs every check again on the reloaded game: a version the player saw, and
+    which has since gone by in the other process, is refused as stale, not applied."""
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        await two.current(SCOPE)
+        await one.act(SCOPE, GAIN)
+        with pytest.raises(StaleActionError, match="an action was taken \\(Ann: life\\)"):
+            await two.act(SCOPE, GAIN, version=start.version)
+        assert (await one.current(SCOPE)).version == start.version + 1
+
+
+@aio
+async def test_the_same_interaction_twice_is_applied_once(database: Path | str) -> None:
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        await two.current(SCOPE)
+        applied = await one.act(SCOPE, GAIN, interaction=1234)
+        with pytest.raises(DuplicateActionError, match="already done"):
+            await two.act(SCOPE, GAIN, interaction=1234)  # stale too: reloads, then refuses
+        with pytest.raises(DuplicateActionError):
+            await one.act(SCOPE, GAIN, interaction="1234")
+        assert (await two.current(SCOPE)).version == applied.version == start.version + 1
+        again = await two.act(SCOPE, GAIN, interaction=1235)
+        assert again.version == start.version + 2
+        assert len(await stored_log(one)) == len(again.game.events)
+
+
+@aio
+async def test_an_interaction_that_started_a_game_is_not_applied_again(
+    database: Path | str,
+) -> None:
+    snapshot, loaded = take_snapshot(find_ruleset("classic"))
+    events = Game.start(loaded.ruleset, seed=1, host="ann", name="Ann").events
+    async with Store.connect(database) as store:
+        await store.create_game(
+            scope="a", guild=None, snapshot=snapshot, events=events, now=1.0, interaction="9"
+        )
+        with pytest.raises(DuplicateActionError):
+            await store.create_game(
+                scope="b", guild=None, snapshot=snapshot, events=events, now=1.0, interaction="9"
+            )
+        assert await store.active_game("b") is None
+
+
+class Meddling:
+    """A real store whose every append is preceded by an action of another process: each save
+    finds the game moved (so the service can never win), and everything is really written."""
+
+    def __init__(self, store: Store, other: GameService) -> None:
+        self._store = store
+        self._other = other
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def append_events(
+        self, game: GameRecord, events: Sequence[Event], **options: Any
+    ) -> GameRecord:
+        await self._other.act(SCOPE, GAIN)
+        return await self._store.append_events(game, events, **options)
+
+
+@aio
+async def test_a_second_conflict_tells_the_player_to_try_again(database: Path | str) -> None:
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        real = two.store
+        two.store = cast(Store, Meddling(real, one))
+        try:
+            with pytest.raises(ConflictError) as caught:
+                await two.act(SCOPE, Life(actor="ann", mode="lose", amount=1))
+        finally:
+            two.store = real
+        assert str(caught.value) == (
+            "The game changed somewhere else while that was being saved; try again."
+        )
+        assert caught.value.players == str(caught.value)
+        # Each try of two lost to one of one's actions; nothing of two's was written.
+        now = await two.current(SCOPE)
+        assert now.version == start.version + 2
+        assert all(e.get("reason") != "loss by Ann" for e in now.game.events)
+
+
+@aio
+async def test_two_processes_hammering_one_game_lose_nothing_and_double_nothing(
+    database: Path | str,
+) -> None:
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+
+        async def press(service: GameService, n: int) -> bool:
+            try:
+                await service.act(SCOPE, GAIN, interaction=f"press-{n}")
+            except (ConflictError, DuplicateActionError):
+                return False
+            return True
+
+        # Every interaction is delivered to both processes, as during a hand-over.
+        presses = [press(s, n) for n in range(40) for s in (one, two)]
+        done = await asyncio.gather(*presses)
+        events = await stored_log(one)
+        gains = [e for e in events if e["type"] == "life"]
+        assert len(gains) == sum(done) <= 40
+        assert sum(done) >= 20  # each of the 40 was applied once at most, most of them once
+        assert (await one.current(SCOPE)).version == start.version + sum(done)
+        game = Game((await one.current(SCOPE)).game.ruleset, events)
+        assert replayed_events(game) == events
+
+
+CHILD = """
+import asyncio, sys
+sys.path.insert(0, sys.argv[3])
+from bot.engine import Life
+from bot.errors import DuplicateActionError
+from tests.store.helpers import SCOPE, open_service
+
+async def main():
+    async with open_service(sys.argv[1]) as service:
+        await service.current(SCOPE)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        try:
+            gain = Life(actor="ann", mode="gain", amount=1)
+            await service.act(SCOPE, gain, interaction=sys.argv[2])
+        except DuplicateActionError:
+            print("duplicate", flush=True)
+        else:
+            print("applied", flush=True)
+
+asyncio.run(main())
+"""
+
+
+@aio
+async def test_another_os_process_given_the_same_interaction_applies_it_once(
+    database: Path | str,
+) -> None:
+    async with open_service(database) as service:
+        start = await begun(service)
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(database), "77", str(ROOT)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdout is not None
+        assert child.stdin is not None
+        try:
+            assert await asyncio.to_thread(child.stdout.readline) == "ready\n"
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            try:
+                await service.act(SCOPE, GAIN, interaction="77")
+                mine = "applied"
+            except DuplicateActionError:
+                mine = "duplicate"
+            theirs = (await asyncio.to_thread(child.stdout.readline)).strip()
+        finally:
+            child.stdin.close()
+            child.wait(30)
+        assert sorted([mine, theirs]) == ["applied", "duplicate"]
+        assert (await service.current(SCOPE)).version == start.version + 1
+
+
+BURST = """
+import asyncio, sys
+sys.path.insert(0, sys.argv[3])
+from bot.engine import Life
+from bot.errors import ConflictError, DuplicateActionError
+from tests.store.helpers import SCOPE, open_service
+
+async def main():
+    async with open_service(sys.argv[1]) as service:
+        await service.current(SCOPE)
+        print("ready", flush=True)
+        sys.stdin.readline()
+        numbers = list(range(int(sys.argv[2])))
+        for n in numbers if sys.argv[4] == "up" else reversed(numbers):
+            try:
+                gain = Life(actor="ann", mode="gain", amount=1)
+                await service.act(SCOPE, gain, interaction=f"i{n}")
+            except (ConflictError, DuplicateActionError) as error:
+                print(type(error).__name__, n, flush=True)
+            else:
+                print("applied", n, flush=True)
+
+asyncio.run(main())
+"""
+
+
+def finish(child: subprocess.Popen[str]) -> str:
+    """All a child printed, once it has ended well."""
+    assert child.stdout is not None
+    out = child.stdout.read()
+    assert child.wait(60) == 0
+    return out
+
+
+@aio
+async def test_two_os_processes_given_every_interaction_apply_each_once(
+    database: Path | str,
+) -> None:
+    """A hand-over at full speed: two processes receive the same 60 interactions, one game."""
+    count = 60
+    async with open_service(database) as service:
+        start = await begun(service)
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", BURST, str(database), str(count), str(ROOT), order],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for order in ("up", "down")  # so they meet half-way, and fight over the middle
+        ]
+        for child in children:
+            assert child.stdout is not None
+            assert await asyncio.to_thread(child.stdout.readline) == "ready\n"
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.close()
+        outputs = [await asyncio.to_thread(finish, child) for child in children]
+        applied = [
+            {int(n) for what, n in (line.split() for line in out.splitlines()) if what == "applied"}
+            for out in outputs
+        ]
+        assert not applied[0] & applied[1]  # none applied twice
+        assert len(applied[0] | applied[1]) >= count // 2
+        events = await stored_log(service)
+        assert sum(1 for e in events if e["type"] == "life") == len(applied[0] | applied[1])
+        stored = await service.store.active_game(SCOPE)  # this process's cache is stale now
+        assert stored is not None
+        assert stored.record.version == start.version + len(applied[0] | applied[1])
+        assert replayed_events(Game(start.game.ruleset, events)) == events
