@@ -29,7 +29,7 @@ from typing import Any
 
 import asyncpg
 
-from bench.discord_bench import quiet
+from bench.discord_bench import quiet, refused
 from tests.fakediscord.server import FakeDiscord
 
 SEED = 20_261_122
@@ -117,18 +117,18 @@ async def fresh_database(server: str) -> AsyncIterator[str]:
         await asyncio.shield(admin(server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
-async def write_transactions(server: str) -> int:
-    """The server's next transaction id: how many write transactions it has begun so far.
-
-    The statistics' commit counts reach ``pg_stat_database`` up to seconds late; the id counter
-    is exact, but counts the whole server's writes, other users' too.
-    """
+async def backends(cluster: Cluster) -> list[int]:
+    """The process ids of the PostgreSQL backends serving the cluster's database (none on
+    SQLite)."""
+    if cluster.database_url is None:
+        return []
+    server, _, name = cluster.database_url.rpartition("/")
     con = await asyncpg.connect(f"{server}/postgres", timeout=10)
     try:
-        found = await con.fetchval("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")
+        rows = await con.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", name)
     finally:
         await con.close()
-    return int(found)
+    return [int(row["pid"]) for row in rows]
 
 
 async def stored(cluster: Cluster) -> int:
@@ -256,6 +256,27 @@ class Cluster:
 
         await asyncio.gather(*(one(n, c) for n, c in enumerate(self.channels)))
         await quiet(fake)
+
+    async def answer_choices(self, passes: int = 5) -> None:
+        """Answer, as the host, every choice a roll left waiting (an answer may ask another).
+
+        Until it is answered, every roll in that channel is refused, which costs next to
+        nothing: left alone, such channels would make each round cheaper than the one before.
+        """
+        fake, waiting = self.fake, list(self.channels)
+        for _ in range(passes):
+
+            async def answer(channel: str) -> bool:
+                _, body = await fake.slash(
+                    "chaos choose", {"option": "1"}, user=fake.owner, channel=channel, timeout=30
+                )
+                return not refused(body)  # nothing was waiting: an ephemeral refusal
+
+            answered = await asyncio.gather(*(answer(c) for c in waiting))
+            waiting = [c for c, yes in zip(waiting, answered, strict=True) if yes]
+            if not waiting:
+                break
+        await quiet(fake, 0.6)
 
     async def stop(self) -> None:
         """SIGTERM (a normal stop) to every process; SIGKILL what outlives STOP_WITHIN."""

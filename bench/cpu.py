@@ -2,10 +2,10 @@
 
 On a 2-core machine shared by the bot processes, the fake Discord and PostgreSQL, a throughput
 figure alone can't say what held it back. Snapshots of the kernel's own counters (Linux's
-``/proc``: no psutil, which is no dependency of ours) taken before and after tell it: each
-process's CPU seconds, PostgreSQL's (every ``postgres`` process, plus what the postmaster has
-reaped from backends that ended), and the whole machine's busy time, of which the rest is other
-work on the machine.
+``/proc``: no psutil, which is no dependency of ours) taken before and after tell it: each bot
+process's CPU seconds, those of the PostgreSQL backends serving the benchmark's database (the
+server may be busy with other databases too: that is not ours to count), and the whole
+machine's busy time, of which the rest is other work on the machine and the kernel's.
 """
 
 from __future__ import annotations
@@ -32,27 +32,6 @@ def process_seconds(pid: int) -> tuple[float, float]:
     return (utime + stime) * TICK, (cutime + cstime) * TICK
 
 
-def postgres_seconds() -> float:
-    """CPU seconds of every PostgreSQL process alive, and of those already reaped.
-
-    A backend that ended is counted in its parent's (the postmaster's) children's time, so a
-    connection closed during the stretch isn't lost. It counts the whole server, other users'
-    work on it included: on a machine we share, that is part of what the figure shows.
-    """
-    total = 0.0
-    for entry in PROC.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            comm = (entry / "comm").read_text().strip()
-        except OSError:
-            continue
-        if comm == "postgres" or comm.startswith("postgres:"):
-            own, children = process_seconds(int(entry.name))
-            total += own + children
-    return total
-
-
 def machine_busy_seconds() -> float:
     """CPU seconds every core spent not idle since boot (``/proc/stat``'s first line)."""
     try:
@@ -71,16 +50,16 @@ class Snapshot:
     wall: float
     own: float  # this process (the fake Discord and the bench driving it)
     bots: tuple[float, ...]
-    postgres: float
+    backends: dict[int, float]  # PostgreSQL backend pid -> its CPU seconds
     machine: float
 
     @classmethod
-    def take(cls, bot_pids: list[int]) -> Snapshot:
+    def take(cls, bot_pids: list[int], backend_pids: list[int]) -> Snapshot:
         return cls(
             wall=time.perf_counter(),
             own=time.process_time(),
             bots=tuple(sum(process_seconds(pid)) for pid in bot_pids),
-            postgres=postgres_seconds(),
+            backends={pid: process_seconds(pid)[0] for pid in backend_pids},
             machine=machine_busy_seconds(),
         )
 
@@ -101,7 +80,8 @@ class Usage:
             wall=after.wall - before.wall,
             fake=after.own - before.own,
             bots=tuple(b - a for a, b in zip(before.bots, after.bots, strict=True)),
-            postgres=after.postgres - before.postgres,
+            # A backend that connected in between counts from 0; one that ended is lost.
+            postgres=sum(t - before.backends.get(pid, 0.0) for pid, t in after.backends.items()),
             machine=after.machine - before.machine,
         )
 

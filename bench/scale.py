@@ -47,11 +47,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.cluster import (
     Cluster,
+    backends,
     drop_orphans,
     fresh_database,
     running_cluster,
     stored,
-    write_transactions,
 )
 from bench.cpu import CORES, Snapshot, Usage
 from bench.discord_bench import EXTRA, quiet, refused
@@ -78,13 +78,17 @@ class Burst:
     refused: int
     busy: Usage  # until the last result
     settled: Usage  # until the boards of the burst were drawn too
-    stored: int  # actions the database gained
-    writes: int | None  # PostgreSQL write transactions begun (the whole server's)
+    stored: int  # actions the database gained: one transaction each
     token_requests: int  # REST requests other than interaction answers (Discord's 50/s)
 
     @property
+    def applied(self) -> int:
+        return self.count - self.refused
+
+    @property
     def rate(self) -> float:
-        return self.count / self.wall
+        """Rolls applied per second (a refusal costs next to nothing, so it doesn't count)."""
+        return self.applied / self.wall
 
 
 @dataclass
@@ -95,6 +99,7 @@ class Setup:
     processes: int
     postgres: bool
     latencies: list[float] = field(default_factory=list)  # one roll at a time, to its result
+    refused_alone: int = 0  # rolls refused one at a time, left out of the latencies
     bursts: list[Burst] = field(default_factory=list)
     cluster: Cluster | None = None
 
@@ -176,9 +181,12 @@ async def one_at_a_time(setup: Setup, count: int) -> None:
     assert setup.cluster is not None
     channels = setup.cluster.channels
     for n in range(count):
-        took, _ = await result_of(setup.cluster, channels[n % len(channels)])
-        setup.latencies.append(took)
-    await quiet(setup.cluster.fake, 0.6)  # the boards redrawn before the next setup's turn
+        took, was_refused = await result_of(setup.cluster, channels[n % len(channels)])
+        if was_refused:
+            setup.refused_alone += 1
+        else:
+            setup.latencies.append(took)
+    await setup.cluster.answer_choices()  # and the boards redrawn before the next turn
 
 
 def is_answer(call: Call) -> bool:
@@ -192,14 +200,12 @@ async def burst(setup: Setup, count: int) -> Burst:
     cluster = setup.cluster
     assert cluster is not None
     fake, channels = cluster.fake, cluster.channels
-    server = cluster.database_url.rpartition("/")[0] if cluster.database_url else None
     stored_before = await stored(cluster)
-    writes_before = await write_transactions(server) if server else 0
     mark = len(fake.calls)
     # This process holds every setup's fake Discord; a full collection of all their records,
     # landing in one burst and not another, would be billed to that burst's fake.
     gc.collect()
-    before = Snapshot.take(cluster.pids)
+    before = Snapshot.take(cluster.pids, await backends(cluster))
 
     async def one(n: int) -> tuple[str, bool, float | None]:
         channel = channels[n % len(channels)]
@@ -224,9 +230,11 @@ async def burst(setup: Setup, count: int) -> Burst:
             if len(followups) == len(waiting):
                 break
             await asyncio.sleep(0.02)
-    done = Snapshot.take(cluster.pids)
+    done = Snapshot.take(cluster.pids, await backends(cluster))
     await quiet(fake, 0.6)  # the boards the burst asked for, drawn
-    settled = Snapshot.take(cluster.pids)
+    settled = Snapshot.take(cluster.pids, await backends(cluster))
+    gained = await stored(cluster) - stored_before
+    await cluster.answer_choices()  # untimed
     results, refusals = [], 0
     for token, was_refused, at in sent:
         if at is None:
@@ -243,8 +251,7 @@ async def burst(setup: Setup, count: int) -> Burst:
         refused=refusals,
         busy=Usage.between(before, done),
         settled=Usage.between(before, settled),
-        stored=await stored(cluster) - stored_before,
-        writes=await write_transactions(server) - writes_before if server else None,
+        stored=gained,
         token_requests=requests,
     )
 
@@ -286,6 +293,7 @@ async def through_discord(args: argparse.Namespace, folder: Path) -> list[Setup]
             await one_at_a_time(setup, 2 * len(setup.cluster.channels) if setup.cluster else 0)
             await burst(setup, args.burst // 2)
             setup.latencies.clear()
+            setup.refused_alone = 0
         for n in range(args.rounds):
             for setup in setups:
                 await one_at_a_time(setup, args.latency)

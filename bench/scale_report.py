@@ -30,6 +30,7 @@ SATURATED = 0.85  # of a core (or of every core): busy enough to be what held a 
 # A bot process on SQLite hands every statement to aiosqlite's thread and back, waiting on
 # the GIL each way: its event loop is the bottleneck a little before the process shows 1 core.
 BOT_SATURATED = 0.75
+OTHER_NOTICED = 0.2  # cores of other work worth a word in the reading
 
 
 def ms(seconds: float) -> str:
@@ -93,7 +94,7 @@ def print_one_process(setups: list[Setup], args: argparse.Namespace) -> None:
         f"  Through the fake Discord, one bot process with all shards (/chaos roll extra):\n"
         f"    {'':<22}{'one at a time':>22}   {f'bursts of {args.burst}, to each result':>40}"
     )
-    print(f"    {'':<22}{'p50':>10}{'p95':>12}   {'results/s':>12}{'p50':>14}{'p95':>14}")
+    print(f"    {'':<22}{'p50':>10}{'p95':>12}   {'rolls/s':>12}{'p50':>14}{'p95':>14}")
     for s in (lite, pg):
         b = s.median_burst()
         print(
@@ -112,7 +113,7 @@ def print_one_process(setups: list[Setup], args: argparse.Namespace) -> None:
 def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -> None:
     base = setups[1].median_burst().rate
     print(
-        f"    {'':<26}{'results/s':>10}{'× 1':>8}{'p95':>11}   cores busy: {'bots':>5}"
+        f"    {'':<26}{'rolls/s':>10}{'× 1':>8}{'p95':>11}   cores busy: {'bots':>5}"
         f"{'max':>5}{'fake':>6}{'pg':>6}{'other':>7}{'all':>6}   bound by"
     )
     for s in setups:
@@ -127,9 +128,11 @@ def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -
     late = sum(t > 3.0 for s in setups for t in results(s))
     refusals = sum(b.refused for s in setups for b in s.bursts)
     counted = sum(b.count for s in setups for b in s.bursts)
+    alone = sum(s.refused_alone for s in setups)
     print(
-        f"    (median of {args.rounds} rounds by results/s; {refusals} of {counted} rolls refused"
-        f" for a pending choice; {late} results later than Discord's 3 s)"
+        f"    (rolls applied per second, the median of {args.rounds} rounds; {refusals} of"
+        f" {counted} rolls in bursts and {alone} one at a time refused, their channel waiting"
+        f" for a choice; {late} results later than Discord's 3 s)"
     )
 
 
@@ -140,33 +143,31 @@ class Cost:
     bot_ms: float  # CPU of the bot processes
     fake_ms: float  # CPU of the fake Discord
     pg_ms: float  # CPU of PostgreSQL (the whole server)
-    writes: float | None  # PostgreSQL write transactions (the whole server's)
+    stored: float  # actions the database gained, one transaction each
     requests: float  # REST requests with the bot's token, outside interaction answers
 
     @classmethod
     def of(cls, *bursts: Burst) -> Cost:
-        """Per roll, over every burst given."""
-        n = sum(b.count for b in bursts)
-        writes = [b.writes for b in bursts if b.writes is not None]
+        """Per roll applied, over every burst given (the refused ones' cost included)."""
+        n = sum(b.applied for b in bursts)
         return cls(
             bot_ms=sum(b.settled.bot for b in bursts) / n * 1e3,
             fake_ms=sum(b.settled.fake for b in bursts) / n * 1e3,
             pg_ms=sum(b.settled.postgres for b in bursts) / n * 1e3,
-            writes=sum(writes) / n if len(writes) == len(bursts) else None,
+            stored=sum(b.stored for b in bursts) / n,
             requests=sum(b.token_requests for b in bursts) / n,
         )
 
 
 def print_costs(setups: list[Setup]) -> None:
     print(
-        f"    {'':<26}{'bots':>8}{'fake':>8}{'postgres':>10}{'writes':>8}{'requests':>10}"
-        "   (CPU ms; PostgreSQL write transactions; REST requests with the bot's token)"
+        f"    {'':<26}{'bots':>8}{'fake':>8}{'postgres':>10}{'stored':>8}{'requests':>10}"
+        "   (CPU ms; actions stored; REST requests with the bot's token)"
     )
     for s in setups:
         c = Cost.of(*s.bursts)
-        shown = f"{c.writes:8.2f}" if c.writes is not None else f"{'-':>8}"
         print(
-            f"    {s.name:<26}{c.bot_ms:8.2f}{c.fake_ms:8.2f}{c.pg_ms:10.2f}{shown}"
+            f"    {s.name:<26}{c.bot_ms:8.2f}{c.fake_ms:8.2f}{c.pg_ms:10.2f}{c.stored:8.2f}"
             f"{c.requests:10.2f}"
         )
     applied = sum(b.count - b.refused for s in setups for b in s.bursts)
@@ -197,19 +198,20 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
     lite, pg1 = setups[0], setups[1]
     lite_cost, cost = Cost.of(*lite.bursts), Cost.of(*(b for s in setups[1:] for b in s.bursts))
     bot_ms, fake_ms, pg_ms = cost.bot_ms, cost.fake_ms, cost.pg_ms
-    writes = cost.writes or 1.0
+    writes = cost.stored
     rates = [s.median_burst().rate for s in setups]
     say(
-        f"PostgreSQL against SQLite: the store alone, one action at a time, is within"
-        f" {ratio(p50(pg_store.latencies), p50(lite_store.latencies)).strip()} at p50; with"
-        f" many games acting at once PostgreSQL does"
-        f" {ratio(p50(pg_store.rates), p50(lite_store.rates)).strip()} SQLite's actions/s,"
-        f" because SQLite's one connection commits one action at a time while PostgreSQL's pool"
-        f" commits several together. Through Discord one process on PostgreSQL answered"
-        f" {ratio(rates[1], rates[0]).strip()} the rolls/s of one on SQLite: SQLite's work runs in"
+        f"PostgreSQL against SQLite: the store alone, one action at a time, takes"
+        f" {ratio(p50(pg_store.latencies), p50(lite_store.latencies)).strip()} SQLite's time at"
+        f" p50; with many games acting at once PostgreSQL does"
+        f" {ratio(p50(pg_store.rates), p50(lite_store.rates)).strip()} SQLite's actions/s."
+        f" SQLite's one connection commits one action at a time; PostgreSQL's pool can commit"
+        f" several together, which pays when commits wait on the disk more than on the CPU."
+        f" Through Discord one process on PostgreSQL applied"
+        f" {ratio(rates[1], rates[0]).strip()} the rolls/s of one on SQLite. SQLite's work runs in"
         f" the bot's own process ({lite_cost.bot_ms:.2f} ms of its CPU a roll, against"
         f" {Cost.of(*pg1.bursts).bot_ms:.2f} ms on PostgreSQL, whose own {pg_ms:.2f} ms a roll"
-        f" run in its processes, on the other core)."
+        f" run in its processes, on the other core when it is free)."
     )
     say(
         f"Processes: 2 and 3 processes on PostgreSQL answered {ratio(rates[2], rates[1]).strip()}"
@@ -220,12 +222,28 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
         f" however many processes share them, and the fake alone, one Python thread, not more"
         f" than 1000 / {fake_ms:.2f} = {1e3 / fake_ms:.0f}/s. {busiest(setups, cores)}"
     )
+    one, three = Cost.of(*setups[1].bursts), Cost.of(*setups[3].bursts)
+    say(
+        f"From 1 to 3 processes the bots' CPU a roll went from {one.bot_ms:.2f} to"
+        f" {three.bot_ms:.2f} ms and PostgreSQL's from {one.pg_ms:.2f} to {three.pg_ms:.2f} ms:"
+        f" what more processes and connections taking turns on {cores} cores cost."
+    )
+    bursts = [b.busy for s in setups for b in s.bursts]
+    other = sum(u.other for u in bursts) / sum(u.wall for u in bursts)
+    if other >= OTHER_NOTICED:
+        say(
+            f"Other work on the machine (other users, the kernel) kept {other:.2f} of the"
+            f" {cores} cores busy during the bursts, on average: every figure above is for what"
+            f" was left. The setups took turns, so each met it alike; the ratios hold better than"
+            f" the rates."
+        )
     low, high = (c / writes for c in COMMITS_MANY_CONNECTIONS)
     say(
         f"A bigger machine: real Discord does the fake's part, so with C cores for the bot"
         f" processes (one per core) and PostgreSQL, throughput ≈ C × 1000 / ({bot_ms:.2f} +"
-        f" {pg_ms:.2f}) rolls/s, until PostgreSQL's commits bind: a roll was {writes:.2f} write"
-        f" transactions, and PostgreSQL commits {COMMITS_MANY_CONNECTIONS[0]:,}–"
+        f" {pg_ms:.2f}) rolls/s, until PostgreSQL's commits bind: a roll applied was {writes:.2f}"
+        f" transactions (one statement stores its events and its interaction), and PostgreSQL"
+        f" commits {COMMITS_MANY_CONNECTIONS[0]:,}–"
         f"{COMMITS_MANY_CONNECTIONS[1]:,}/s over many connections on a 2-core machine like this"
         f" one ({COMMITS_ONE_CONNECTION[0]:,}–{COMMITS_ONE_CONNECTION[1]:,}/s on one connection),"
         f" so about {low:.0f}–{high:.0f} rolls/s, more with a faster disk. Each process has a pool"
