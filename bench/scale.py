@@ -21,7 +21,7 @@ or by the machine, and what the bot's own cost per action predicts for a bigger 
 
 Run from the repository root (PostgreSQL must answer at ``--postgres``)::
 
-    python bench/scale.py [--quick] [--rounds 3] [--burst 600] [--guilds 12] [--channels 8]
+    python bench/scale.py [--quick] [--rounds 5] [--burst 600] [--guilds 12] [--channels 8]
 
 Interrupted (Ctrl-C, SIGTERM), it stops its bot processes and drops its databases first.
 """
@@ -295,9 +295,12 @@ async def through_discord(args: argparse.Namespace, folder: Path) -> list[Setup]
             setup.latencies.clear()
             setup.refused_alone = 0
         for n in range(args.rounds):
-            for setup in setups:
+            # Forwards, then backwards: a load that grows or fades during the run falls on the
+            # first setup and the last alike.
+            turns = setups if n % 2 == 0 else setups[::-1]
+            for setup in turns:
                 await one_at_a_time(setup, args.latency)
-            for setup in setups:
+            for setup in turns:
                 setup.bursts.append(await burst(setup, args.burst))
             print(f"  round {n + 1} of {args.rounds} done", flush=True)
     return setups
@@ -341,7 +344,7 @@ async def main(args: argparse.Namespace) -> None:
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a smaller run (about a minute)")
-    parser.add_argument("--rounds", type=int, help="rounds each setup takes (default 3; quick 1)")
+    parser.add_argument("--rounds", type=int, help="rounds each setup takes (default 5; quick 1)")
     parser.add_argument("--burst", type=int, help="rolls at once (default 600; quick 240)")
     parser.add_argument("--latency", type=int, help="rolls one at a time (default 150; quick 48)")
     parser.add_argument("--guilds", type=int, default=12, help="guilds over the 6 shards")
@@ -354,7 +357,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     quick = args.quick
     defaults = {
-        "rounds": (3, 1),
+        "rounds": (5, 1),
         "burst": (600, 240),
         "latency": (150, 48),
         "channels": (8, 4),

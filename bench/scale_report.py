@@ -41,6 +41,22 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:6.2f}×" if b else "     -"
 
 
+def times(x: float) -> str:
+    return f"{x:6.2f}×"
+
+
+def round_ratio(a: Setup, b: Setup) -> float:
+    """`a`'s rolls/s over `b`'s, round by round, the median: two bursts of one round ran
+    minutes apart at most, so load that comes and goes on the machine cancels better than in
+    a ratio of medians taken from different rounds."""
+    return statistics.median(x.rate / y.rate for x, y in zip(a.bursts, b.bursts, strict=True))
+
+
+def store_ratio(a: StoreRun, b: StoreRun) -> float:
+    """`a`'s actions/s with many games at once over `b`'s, round by round, the median."""
+    return statistics.median(x / y for x, y in zip(a.rates, b.rates, strict=True))
+
+
 def p50(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -80,7 +96,7 @@ def print_store(stores: tuple[StoreRun, StoreRun], args: argparse.Namespace) -> 
     print(
         f"    {'PostgreSQL ÷ SQLite':<22}{ratio(p50(pg.latencies), p50(lite.latencies)):>10}"
         f" {ratio(p95(pg.latencies), p95(lite.latencies)):>10}"
-        f"{ratio(one_pg, one_lite):>16}{ratio(p50(pg.rates), p50(lite.rates)):>20}"
+        f"{ratio(one_pg, one_lite):>16}{times(store_ratio(pg, lite)):>20}"
     )
 
 
@@ -104,14 +120,13 @@ def print_one_process(setups: list[Setup], args: argparse.Namespace) -> None:
     print(
         f"    {'PostgreSQL ÷ SQLite':<22}{ratio(p50(pg.latencies), p50(lite.latencies)):>10}"
         f"{ratio(p95(pg.latencies), p95(lite.latencies)):>12}"
-        f"   {ratio(pg.median_burst().rate, lite.median_burst().rate):>12}"
+        f"   {times(round_ratio(pg, lite)):>12}"
         f"{ratio(p50(results(pg)), p50(results(lite))):>14}"
         f"{ratio(p95(results(pg)), p95(results(lite))):>14}"
     )
 
 
 def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -> None:
-    base = setups[1].median_burst().rate
     print(
         f"    {'':<26}{'rolls/s':>10}{'× 1':>8}{'p95':>11}   cores busy: {'bots':>5}"
         f"{'max':>5}{'fake':>6}{'pg':>6}{'other':>7}{'all':>6}   bound by"
@@ -122,7 +137,8 @@ def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -
         shares = (u.bot, max(u.bots), u.fake, u.postgres, u.other, u.machine)
         busy = "".join(f"{u.cores(x):>{w}.2f}" for x, w in zip(shares, WIDTHS, strict=True))
         print(
-            f"    {s.name:<26}{b.rate:>8.0f}/s{ratio(b.rate, base):>8}{ms(p95(results(s))):>11}"
+            f"    {s.name:<26}{b.rate:>8.0f}/s{times(round_ratio(s, setups[1])):>8}"
+            f"{ms(p95(results(s))):>11}"
             f"   {'':>11} {busy}   {bound_by(u, cores)}"
         )
     late = sum(t > 3.0 for s in setups for t in results(s))
@@ -130,7 +146,8 @@ def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -
     counted = sum(b.count for s in setups for b in s.bursts)
     alone = sum(s.refused_alone for s in setups)
     print(
-        f"    (rolls applied per second, the median of {args.rounds} rounds; {refusals} of"
+        f"    (rolls applied per second, the median of {args.rounds} rounds; × 1: the median of"
+        f" each round's ratio to 1 process; {refusals} of"
         f" {counted} rolls in bursts and {alone} one at a time refused, their channel waiting"
         f" for a choice; {late} results later than Discord's 3 s)"
     )
@@ -199,23 +216,23 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
     lite_cost, cost = Cost.of(*lite.bursts), Cost.of(*(b for s in setups[1:] for b in s.bursts))
     bot_ms, fake_ms, pg_ms = cost.bot_ms, cost.fake_ms, cost.pg_ms
     writes = cost.stored
-    rates = [s.median_burst().rate for s in setups]
+    versus = [round_ratio(s, pg1) for s in setups]
     say(
         f"PostgreSQL against SQLite: the store alone, one action at a time, takes"
         f" {ratio(p50(pg_store.latencies), p50(lite_store.latencies)).strip()} SQLite's time at"
         f" p50; with many games acting at once PostgreSQL does"
-        f" {ratio(p50(pg_store.rates), p50(lite_store.rates)).strip()} SQLite's actions/s."
+        f" {times(store_ratio(pg_store, lite_store)).strip()} SQLite's actions/s."
         f" SQLite's one connection commits one action at a time; PostgreSQL's pool can commit"
         f" several together, which pays when commits wait on the disk more than on the CPU."
         f" Through Discord one process on PostgreSQL applied"
-        f" {ratio(rates[1], rates[0]).strip()} the rolls/s of one on SQLite. SQLite's work runs in"
+        f" {times(1 / versus[0]).strip()} the rolls/s of one on SQLite. SQLite's work runs in"
         f" the bot's own process ({lite_cost.bot_ms:.2f} ms of its CPU a roll, against"
         f" {Cost.of(*pg1.bursts).bot_ms:.2f} ms on PostgreSQL, whose own {pg_ms:.2f} ms a roll"
         f" run in its processes, on the other core when it is free)."
     )
     say(
-        f"Processes: 2 and 3 processes on PostgreSQL answered {ratio(rates[2], rates[1]).strip()}"
-        f" and {ratio(rates[3], rates[1]).strip()} the rolls/s of one. One roll costs"
+        f"Processes: 2 and 3 processes on PostgreSQL applied {times(versus[2]).strip()}"
+        f" and {times(versus[3]).strip()} the rolls/s of one. One roll costs"
         f" {bot_ms:.2f} ms of bot CPU, {fake_ms:.2f} ms of the fake Discord's and {pg_ms:.2f} ms"
         f" of PostgreSQL's, so {cores} cores can't answer more than {cores} × 1000 /"
         f" {bot_ms + fake_ms + pg_ms:.2f} = {cores * 1e3 / (bot_ms + fake_ms + pg_ms):.0f} rolls/s"
