@@ -131,6 +131,14 @@ async def backends(cluster: Cluster) -> list[int]:
     return [int(row["pid"]) for row in rows]
 
 
+async def server_version(server: str) -> str:
+    con = await asyncpg.connect(f"{server}/postgres", timeout=10)
+    try:
+        return str(await con.fetchval("SHOW server_version"))
+    finally:
+        await con.close()
+
+
 async def stored(cluster: Cluster) -> int:
     """Interactions the cluster's database holds: one for each action applied."""
     if cluster.database_url is None:

@@ -41,6 +41,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import asyncpg
+
 # The fake Discord lives with the tests: run from a checkout, the repository root must be on
 # the path (it is when run as `python bench/scale.py` from anywhere, with this line).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,6 +53,7 @@ from bench.cluster import (
     drop_orphans,
     fresh_database,
     running_cluster,
+    server_version,
     stored,
 )
 from bench.cpu import CORES, Snapshot, Usage
@@ -330,7 +333,13 @@ def stop_on_signals() -> None:
 
 async def main(args: argparse.Namespace) -> None:
     stop_on_signals()
-    for name in await drop_orphans(args.postgres):
+    try:
+        orphans = await drop_orphans(args.postgres)
+    except (OSError, asyncpg.PostgresError) as error:
+        raise SystemExit(
+            f"bench/scale.py needs a PostgreSQL server at {args.postgres} (--postgres): {error}"
+        ) from None
+    for name in orphans:
         print(f"dropped {name}, left by a benchmark that was killed")
     with tempfile.TemporaryDirectory(prefix="chaos-scale-", dir=args.dir) as tmp:
         folder = Path(tmp)
@@ -341,7 +350,8 @@ async def main(args: argparse.Namespace) -> None:
         print("Through the fake Discord: starting the bot processes …", flush=True)
         setups = await through_discord(args, folder)
     print()
-    print_report(args, stores, setups, shards=SHARDS, cores=CORES)
+    version = await server_version(args.postgres)
+    print_report(args, stores, setups, shards=SHARDS, cores=CORES, postgres=version)
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

@@ -292,11 +292,13 @@ def print_report(
     *,
     shards: int,
     cores: int,
+    postgres: str,
 ) -> None:
     games = args.guilds * args.channels
     print(
-        f"Scale benchmark: {cores} cores; {shards} shards, {args.guilds} guilds × {args.channels}"
-        f" channels = {games} games per setup; {args.rounds} rounds, setups taking turns"
+        f"Scale benchmark: {cores} cores, PostgreSQL {postgres}; {shards} shards, {args.guilds}"
+        f" guilds × {args.channels} channels = {games} games per setup; {args.rounds} rounds,"
+        f" the setups taking turns"
     )
     print()
     print("1. PostgreSQL against SQLite, one process")
