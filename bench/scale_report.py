@@ -205,6 +205,17 @@ def busiest(setups: list[Setup], cores: int) -> str:
     return "While answering, " + "; ".join(parts) + "."
 
 
+def fake_verdict(setups: list[Setup]) -> str:
+    """Whether the fake Discord, not the bot, set any burst's pace."""
+    top = max(b.busy.cores(b.busy.fake) for s in setups for b in s.bursts)
+    if top >= SATURATED:
+        return (
+            f"The fake Discord kept a core {top:.0%} busy in some burst: there the figures"
+            f" measure the fake as much as the bot."
+        )
+    return f"The fake Discord was never what held a burst back: at most {top:.2f} of its one core."
+
+
 def say(text: str) -> None:
     print(textwrap.fill(text, width=100, initial_indent="  * ", subsequent_indent="    "))
 
@@ -238,6 +249,7 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
         f" {bot_ms + fake_ms + pg_ms:.2f} = {cores * 1e3 / (bot_ms + fake_ms + pg_ms):.0f} rolls/s"
         f" however many processes share them, and the fake alone, one Python thread, not more"
         f" than 1000 / {fake_ms:.2f} = {1e3 / fake_ms:.0f}/s. {busiest(setups, cores)}"
+        f" {fake_verdict(setups)}"
     )
     one, three = Cost.of(*setups[1].bursts), Cost.of(*setups[3].bursts)
     say(
@@ -263,8 +275,8 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
         f" commits {COMMITS_MANY_CONNECTIONS[0]:,}–"
         f"{COMMITS_MANY_CONNECTIONS[1]:,}/s over many connections on a 2-core machine like this"
         f" one ({COMMITS_ONE_CONNECTION[0]:,}–{COMMITS_ONE_CONNECTION[1]:,}/s on one connection),"
-        f" so about {low:.0f}–{high:.0f} rolls/s, more with a faster disk. Each process has a pool"
-        f" of connections, so several processes commit together as the pool does."
+        f" so about {low:.0f}–{high:.0f} rolls/s, more with a faster disk (PostgreSQL flushes the"
+        f" commits of many connections together, whichever processes hold them)."
     )
     for c in (4, 8, 16):
         cpu = c * 1e3 / (bot_ms + pg_ms)
