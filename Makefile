@@ -9,6 +9,8 @@ STAMP  := $(VENV)/.installed
 LOCK   := requirements.lock
 UV     := uv==0.13.9
 LOCK_FLAGS ?=
+# bench/scale.py's options, e.g. SCALE_ARGS=--quick (it needs the PostgreSQL server the tests use).
+SCALE_ARGS ?=
 # The REST proxy (@discordjs/proxy, from npm) the tests put between the bot and the fake Discord.
 PROXY_STAMP := proxy/node_modules/.installed
 
@@ -47,6 +49,7 @@ bench: $(STAMP)
 	$(PY) bench/tables.py
 	$(PY) bench/store.py
 	$(PY) bench/discord_bench.py
+	$(PY) bench/scale.py $(SCALE_ARGS)
 
 # Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
 lock:

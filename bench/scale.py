@@ -1,0 +1,398 @@
+"""Benchmark: PostgreSQL against SQLite, and 1, 2 and 3 bot processes on PostgreSQL.
+
+Every figure is a ratio between setups measured in the same run, on the same machine, so a
+slower or busier machine moves both sides of it. The setups run side by side and take turns
+round by round, so load from elsewhere on the machine falls on each of them alike.
+
+1. **The store alone** (``GameService``, no Discord): played turns one at a time (latency), and
+   many games acting at once (throughput), on a SQLite file and on a PostgreSQL database.
+2. **Through the fake Discord**: real ``python -m bot`` processes on one bot's shards, guilds
+   spread over the shards, a begun game in each of their channels. ``/chaos roll extra:true``
+   (a referee's extra roll: resolved and saved like a turn's) one at a time for latency, then
+   bursts of many at once across every channel for throughput, on
+
+   * SQLite, one process (all the shards);
+   * PostgreSQL, one process; then two and three processes sharing the shards.
+
+During each burst the kernel's counters say who used the CPU: the bot processes, the fake
+Discord (this process: one Python thread, so at most one core), PostgreSQL, and anything else
+on the machine. From them the summary tells whether a figure was bound by the bot, by the fake,
+or by the machine, and what the bot's own cost per action predicts for a bigger machine.
+
+Run from the repository root (PostgreSQL must answer at ``--postgres``)::
+
+    python bench/scale.py [--quick] [--rounds 5] [--burst 600] [--guilds 12] [--channels 8]
+
+Interrupted (Ctrl-C, SIGTERM), it stops its bot processes and drops its databases first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+
+# The fake Discord lives with the tests: run from a checkout, the repository root must be on
+# the path (it is when run as `python bench/scale.py` from anywhere, with this line).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.cluster import (
+    Cluster,
+    backends,
+    drop_orphans,
+    fresh_database,
+    running_cluster,
+    server_version,
+    stored,
+)
+from bench.cpu import CORES, Snapshot, Usage
+from bench.discord_bench import EXTRA, quiet, refused
+from bench.scale_report import print_report
+from bench.store import begin, next_play
+from bot.service import GameService
+from bot.store import Store
+from tests.fakediscord.server import Call
+
+SHARDS = 6
+SEED = 20_261_122
+SERVER = "postgresql://postgres@127.0.0.1:5432"
+ANSWER_WITHIN = 120.0  # seconds: a late answer is counted as late, not lost
+
+
+@dataclass
+class Burst:
+    """One burst: when each result came, who used the CPU, what reached the database and
+    Discord."""
+
+    count: int
+    wall: float  # seconds until the last result
+    results: list[float]  # seconds from the burst's start to each result
+    refused: int
+    busy: Usage  # until the last result
+    settled: Usage  # until the boards of the burst were drawn too
+    stored: int  # actions the database gained: one transaction each
+    token_requests: int  # REST requests other than interaction answers (Discord's 50/s)
+
+    @property
+    def applied(self) -> int:
+        return self.count - self.refused
+
+    @property
+    def rate(self) -> float:
+        """Rolls applied per second (a refusal costs next to nothing, so it doesn't count)."""
+        return self.applied / self.wall
+
+
+@dataclass
+class Setup:
+    """One way of running the bot, and what was measured of it."""
+
+    name: str
+    processes: int
+    postgres: bool
+    latencies: list[float] = field(default_factory=list)  # one roll at a time, to its result
+    refused_alone: int = 0  # rolls refused one at a time, left out of the latencies
+    bursts: list[Burst] = field(default_factory=list)
+    cluster: Cluster | None = None
+
+    def median_burst(self) -> Burst:
+        return sorted(self.bursts, key=lambda b: b.rate)[len(self.bursts) // 2]
+
+
+@dataclass
+class StoreRun:
+    """The store alone on one backend."""
+
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    rates: list[float] = field(default_factory=list)
+
+
+# -- the store alone ------------------------------------------------------------------------------
+
+
+async def store_round(
+    target: Path | str, run: StoreRun, actions: int, games: int, per_game: int
+) -> None:
+    """Played turns one at a time (each timed), then `games` games playing at once."""
+    service = GameService(await Store.open(target), cache_size=games + 8)
+    try:
+        scope = f"bench:turns:{len(run.rates)}"
+        outcome = await begin(service, scope, SEED)
+        for n in range(actions + 20):  # the first 20 warm up
+            started = time.perf_counter()
+            outcome = await service.act(scope, next_play(outcome.game))
+            if n >= 20:
+                run.latencies.append(time.perf_counter() - started)
+        scopes = [f"bench:many:{len(run.rates)}:{g}" for g in range(games)]
+        for g, each in enumerate(scopes):
+            await begin(service, each, SEED + g)
+
+        async def play(each: str) -> None:
+            game = (await service.current(each)).game
+            for _ in range(per_game):
+                game = (await service.act(each, next_play(game))).game
+
+        started = time.perf_counter()
+        await asyncio.gather(*(play(each) for each in scopes))
+        run.rates.append(games * per_game / (time.perf_counter() - started))
+    finally:
+        await service.close()
+
+
+async def store_alone(
+    folder: Path, server: str, rounds: int, actions: int, games: int, per_game: int
+) -> tuple[StoreRun, StoreRun]:
+    lite, pg = StoreRun("SQLite"), StoreRun("PostgreSQL")
+    async with fresh_database(server) as url:
+        for n in range(rounds):
+            turns: list[tuple[Path | str, StoreRun]] = [(folder / f"store-{n}.db", lite), (url, pg)]
+            for target, run in turns if n % 2 == 0 else turns[::-1]:
+                await store_round(target, run, actions, games, per_game)
+    return lite, pg
+
+
+# -- through the fake Discord ---------------------------------------------------------------------
+
+
+async def result_of(cluster: Cluster, channel: str) -> tuple[float, bool]:
+    """One extra roll in `channel`: seconds to its result (the follow-up of a deferred answer),
+    and whether it was refused."""
+    fake = cluster.fake
+    started = time.perf_counter()
+    payload, body = await fake.slash(
+        "chaos roll", EXTRA, user=fake.owner, channel=channel, timeout=ANSWER_WITHIN
+    )
+    if body["type"] != 5:
+        return time.perf_counter() - started, refused(body)
+    pattern = f"POST /webhooks/*/{payload['token']}"
+    call = await fake.wait_for_call(pattern, timeout=ANSWER_WITHIN)
+    return call.at - started, refused({"data": call.json})
+
+
+async def one_at_a_time(setup: Setup, count: int) -> None:
+    assert setup.cluster is not None
+    channels = setup.cluster.channels
+    for n in range(count):
+        took, was_refused = await result_of(setup.cluster, channels[n % len(channels)])
+        if was_refused:
+            setup.refused_alone += 1
+        else:
+            setup.latencies.append(took)
+    await setup.cluster.answer_choices()  # and the boards redrawn before the next turn
+
+
+def is_answer(call: Call) -> bool:
+    """An interaction's answer or follow-up: made with its token, outside the 50/s limit."""
+    return call.matches("POST /interactions/*") or call.matches("* /webhooks/*")
+
+
+async def burst(setup: Setup, count: int) -> Burst:
+    """`count` extra rolls at once, spread over every channel; each result's time (a deferred
+    roll's result is its follow-up, read from the fake's record), and the CPU spent."""
+    cluster = setup.cluster
+    assert cluster is not None
+    fake, channels = cluster.fake, cluster.channels
+    stored_before = await stored(cluster)
+    mark = len(fake.calls)
+    # This process holds every setup's fake Discord; a full collection of all their records,
+    # landing in one burst and not another, would be billed to that burst's fake. Collected
+    # now, and what survives is left out of later collections.
+    gc.collect()
+    gc.freeze()
+    before = Snapshot.take(cluster.pids, await backends(cluster))
+
+    async def one(n: int) -> tuple[str, bool, float | None]:
+        channel = channels[n % len(channels)]
+        payload, body = await fake.slash(
+            "chaos roll", EXTRA, user=fake.owner, channel=channel, timeout=ANSWER_WITHIN
+        )
+        if body["type"] == 5:
+            return payload["token"], False, None
+        return payload["token"], refused(body), time.perf_counter()
+
+    sent = await asyncio.gather(*(one(n) for n in range(count)))
+    waiting = {token for token, _, at in sent if at is None}
+    followups: dict[str, Call] = {}
+    read = mark
+    async with asyncio.timeout(ANSWER_WITHIN):
+        while True:
+            calls, read = fake.calls[read:], len(fake.calls)
+            for call in calls:
+                token = call.path.rsplit("/", 1)[-1]
+                if token in waiting and call.matches("POST /webhooks/*"):
+                    followups.setdefault(token, call)
+            if len(followups) == len(waiting):
+                break
+            await asyncio.sleep(0.02)
+    done = Snapshot.take(cluster.pids, await backends(cluster))
+    await quiet(fake, 0.6)  # the boards the burst asked for, drawn
+    settled = Snapshot.take(cluster.pids, await backends(cluster))
+    gained = await stored(cluster) - stored_before
+    await cluster.answer_choices()  # untimed
+    results, refusals = [], 0
+    for token, was_refused, at in sent:
+        if at is None:
+            results.append(followups[token].at - before.wall)
+            refusals += refused({"data": followups[token].json})
+        else:
+            results.append(at - before.wall)
+            refusals += was_refused
+    requests = sum(not is_answer(call) for call in fake.calls[mark:])
+    return Burst(
+        count=count,
+        wall=max(results),
+        results=results,
+        refused=refusals,
+        busy=Usage.between(before, done),
+        settled=Usage.between(before, settled),
+        stored=gained,
+        token_requests=requests,
+    )
+
+
+@contextlib.asynccontextmanager
+async def all_running(
+    setups: list[Setup], folder: Path, server: str, guilds: int, channels: int
+) -> AsyncIterator[None]:
+    """Every setup running at once, each with its fake Discord and database; all stopped and
+    dropped on the way out, whatever ends the run."""
+    async with contextlib.AsyncExitStack() as stack:
+        for n, setup in enumerate(setups):
+            url = None
+            if setup.postgres:
+                url = await stack.enter_async_context(fresh_database(server))
+            setup.cluster = await stack.enter_async_context(
+                running_cluster(
+                    folder / f"setup-{n}",
+                    processes=setup.processes,
+                    shards=SHARDS,
+                    guilds=guilds,
+                    channels=channels,
+                    database_url=url,
+                )
+            )
+            print(f"  ready: {setup.name}", flush=True)
+        yield
+
+
+async def through_discord(args: argparse.Namespace, folder: Path) -> list[Setup]:
+    setups = [
+        Setup("SQLite, 1 process", 1, postgres=False),
+        Setup("PostgreSQL, 1 process", 1, postgres=True),
+        Setup("PostgreSQL, 2 processes", 2, postgres=True),
+        Setup("PostgreSQL, 3 processes", 3, postgres=True),
+    ]
+    async with all_running(setups, folder, args.postgres, args.guilds, args.channels):
+        for setup in setups:  # warm up: imports, caches, connections
+            await one_at_a_time(setup, 2 * len(setup.cluster.channels) if setup.cluster else 0)
+            await burst(setup, args.burst // 2)
+            setup.latencies.clear()
+            setup.refused_alone = 0
+        for n in range(args.rounds):
+            # Forwards, then backwards: a load that grows or fades during the run falls on the
+            # first setup and the last alike.
+            turns = setups if n % 2 == 0 else setups[::-1]
+            for setup in turns:
+                await one_at_a_time(setup, args.latency)
+            for setup in turns:
+                setup.bursts.append(await burst(setup, args.burst))
+            print(f"  round {n + 1} of {args.rounds} done", flush=True)
+    return setups
+
+
+def stop_on_signals() -> None:
+    """Ctrl-C or SIGTERM cancels the run, so every clean-up runs: the bot processes stopped,
+    the databases dropped. A second signal is not let cut that clean-up short."""
+    task = asyncio.current_task()
+    assert task is not None
+    stopping: list[int] = []
+
+    def stop(signum: int) -> None:
+        if not stopping:
+            task.cancel()
+        else:
+            print("stopping the bot processes and dropping the databases …", flush=True)
+        stopping.append(signum)
+
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop, signum)
+
+
+async def main(args: argparse.Namespace) -> None:
+    stop_on_signals()
+    try:
+        orphans = await drop_orphans(args.postgres)
+    except (OSError, asyncpg.PostgresError) as error:
+        raise SystemExit(
+            f"bench/scale.py needs a PostgreSQL server at {args.postgres} (--postgres): {error}"
+        ) from None
+    for name in orphans:
+        print(f"dropped {name}, left by a benchmark that was killed")
+    with tempfile.TemporaryDirectory(prefix="chaos-scale-", dir=args.dir) as tmp:
+        folder = Path(tmp)
+        print(f"The store alone ({args.rounds} rounds) …", flush=True)
+        stores = await store_alone(
+            folder, args.postgres, args.rounds, args.actions, args.games, args.per_game
+        )
+        print("Through the fake Discord: starting the bot processes …", flush=True)
+        setups = await through_discord(args, folder)
+    print()
+    version = await server_version(args.postgres)
+    print_report(args, stores, setups, shards=SHARDS, cores=CORES, postgres=version)
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a smaller run (about a minute)")
+    parser.add_argument("--rounds", type=int, help="rounds each setup takes (default 5; quick 1)")
+    parser.add_argument("--burst", type=int, help="rolls at once (default 600; quick 240)")
+    parser.add_argument("--latency", type=int, help="rolls one at a time (default 150; quick 48)")
+    parser.add_argument("--guilds", type=int, default=12, help="guilds over the 6 shards")
+    parser.add_argument("--channels", type=int, help="channels per guild (default 8; quick 4)")
+    parser.add_argument("--actions", type=int, help="store: turns one at a time (default 600)")
+    parser.add_argument("--games", type=int, default=32, help="store: games playing at once")
+    parser.add_argument("--per-game", type=int, help="store: actions per game (default 30)")
+    parser.add_argument("--postgres", default=SERVER, help="the server (no database name)")
+    parser.add_argument("--dir", default=None, help="where SQLite files and logs go (a temp dir)")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    defaults = {
+        "rounds": (5, 1),
+        "burst": (600, 240),
+        "latency": (150, 48),
+        "channels": (8, 4),
+        "actions": (600, 200),
+        "per_game": (30, 10),
+    }
+    for name, (full, small) in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, small if quick else full)
+    return args
+
+
+def run() -> int:
+    logging.basicConfig(level=logging.ERROR)  # the fake's and discord.py's chatter is noise here
+    arguments = parse()
+    try:
+        asyncio.run(main(arguments))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("interrupted: the bot processes are stopped and the databases dropped")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run())
