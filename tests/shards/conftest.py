@@ -1,5 +1,5 @@
-"""The fake Discord for the sharded bot's tests; PostgreSQL databases come from ``tests/conftest.py``
-(``postgres_url``), as for every other test."""
+"""The fake Discord for the sharded bot's tests; their PostgreSQL databases come from
+``tests/conftest.py`` (``postgres_url``), as every other test's do."""
 
 from __future__ import annotations
 
