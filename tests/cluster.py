@@ -300,7 +300,7 @@ async def act(
     player finally read is :func:`answer_of`'s business."""
     try:
         _, body = await fake.slash(path, options, user=user, channel=where.channel, timeout=within)
-    except (RuntimeError, TimeoutError):
+    except (RuntimeError, TimeoutError, ConnectionError):  # ConnectionError: its process just died
         return None
     return body
 
