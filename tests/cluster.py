@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -230,15 +231,17 @@ class Cluster:
             time.sleep(POLL)
 
     def wait_gone(self, bot: BotProcess, within: float = STOP_WITHIN) -> None:
-        """Until the fake has seen the sessions of a stopped or killed process close."""
-        gone = {(s, bot.shard_count) for s in bot.shards}
+        """Until the fake has seen the sessions of a stopped or killed process close: its
+        shards have no more live sessions than the other running processes hold."""
+        others = [b for b in self.processes if b is not bot and b.running]
+        held = Counter((shard, b.shard_count) for b in others for shard in b.shards)
+        mine = [(shard, bot.shard_count) for shard in bot.shards]
 
-        async def closed() -> None:
-            await self.fake.recorder.wait_until(
-                lambda: True if not gone & self.fake.gateway.shards_open() else None, within
-            )
+        def closed() -> bool | None:
+            live = Counter((s.shard_id, s.num_shards) for s in self.fake.gateway.live_sessions())
+            return True if all(live[key] <= held[key] for key in mine) else None
 
-        self.call(closed(), within + 1)
+        self.call(self.fake.recorder.wait_until(closed, within), within + 1)
 
     def stop(self) -> list[str]:
         """Stop every running process at once (SIGTERM); what each logged."""

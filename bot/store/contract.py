@@ -176,6 +176,11 @@ class Store(ABC):
         """
 
     @abstractmethod
+    async def applied(self, interaction: str) -> bool:
+        """Whether the action an interaction asked for is stored (it was applied, here or in
+        another process)."""
+
+    @abstractmethod
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
 

@@ -235,6 +235,9 @@ class PostgresStore(PgGuildStore, Store):
             ended is None,
         )
 
+    async def applied(self, interaction: str) -> bool:
+        return bool(await self._rows("SELECT 1 FROM interactions WHERE id = $1", interaction))
+
     async def active_game(self, scope: str) -> StoredGame | None:
         return await self._game("WHERE scope = $1 AND active", scope)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.engine import actions as a
+from bot.errors import ConflictError, DuplicateActionError
 from tests.cluster import (
     DONE,
     REFUSED,
@@ -29,6 +30,7 @@ from tests.cluster import (
     act,
     add_channels,
     answer_of,
+    finished,
 )
 from tests.e2e.table import seed_where, text_of
 from tests.fakediscord.payloads import shard_of
@@ -247,4 +249,99 @@ def test_a_process_killed_mid_burst_loses_nothing_acknowledged_and_its_games_pla
         f"killed after {answered_before_kill} answers; {len(unanswered)} unanswered, of which"
         f" {committed_unanswered} were stored; restarted in {restarted:.1f} s;"
         f" {len(fake.refused)} IDENTIFYs refused"
+    )
+
+
+HANDOVER_GAINS = 20
+
+
+def callbacks(fake: FakeDiscord, interaction: str) -> list[int]:
+    """The statuses the fake gave the first answers sent for an interaction, sorted."""
+    return sorted(c.status for c in fake.calls_to(f"POST /interactions/{interaction}/*/callback"))
+
+
+async def answered_twice(fake: FakeDiscord, ids: Sequence[str]) -> None:
+    """Until each of `ids` has had a first answer from two processes (Discord keeps one)."""
+    await fake.recorder.wait_until(
+        lambda: True if all(len(callbacks(fake, i)) >= 2 for i in ids) else None, BURST_WITHIN
+    )
+
+
+async def read_answers(fake: FakeDiscord, ids: Sequence[str]) -> dict[str, str]:
+    """What each player read (the text), for interactions answered by several processes."""
+    out = {}
+    for i in ids:
+        payload = fake.interactions[i]
+        first = fake.callbacks[i]
+        if first["type"] == 5:
+            followups = fake.calls_to(f"POST /webhooks/*/{payload['token']}")
+            out[i] = text_of({"data": next(c.json for c in followups if c.status == 200)})
+        else:
+            out[i] = text_of(first)
+    return out
+
+
+def test_two_processes_holding_one_shard_during_a_hand_over_apply_each_interaction_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Discord sends a shard's interactions to every session holding it: while the new
+    process for shard 1 has connected and the old one hasn't let go, both get each one."""
+    with Cluster(tmp_path, postgres_url) as cluster:
+        fake = cluster.fake
+        moving = add_channels(fake, 2, guilds_per_shard=2, channels_per_guild=1)
+        staying = [c for c in moving if shard_of(c.guild, 2) == 0]
+        moving = [c for c in moving if c not in staying]
+        old = cluster.add([0, 1], 2)
+        new = cluster.add([1], 2)
+        sync = cluster.publish_commands()
+        old.start()
+        finished(sync)
+        cluster.wait_ready(old)
+        cluster.call(set_up(fake, moving + staying), BURST_WITHIN)
+        new.start()
+        cluster.wait_ready(new)
+        both = [s for s in fake.gateway.live_sessions() if (s.shard_id, s.num_shards) == (1, 2)]
+        assert len(both) == 2
+        before = set(fake.interactions)
+        cluster.call(burst(fake, moving + staying, gains=HANDOVER_GAINS), BURST_WITHIN)
+        during = [i for i in fake.interactions if i not in before]
+        moved = {c.guild for c in moving}
+        doubled = [i for i in during if fake.interactions[i]["guild_id"] in moved]
+        cluster.call(answered_twice(fake, doubled), BURST_WITHIN + 1)
+        texts = cluster.call(read_answers(fake, during))
+        statuses = {i: callbacks(fake, i) for i in during}
+        old.stop()  # the hand-over is over: shard 1 is the new process's alone
+        cluster.wait_gone(old)
+        after = cluster.call(play_on(fake, moving), BURST_WITHIN)
+        sent = cluster.call(answers(fake))
+        logs = [old.log(), new.stop()]
+
+    for i in during:
+        if i in doubled:  # both processes answered it; Discord took the first answer only
+            assert statuses[i][0] == 200, statuses[i]
+            assert set(statuses[i][1:]) == {400}, statuses[i]
+        else:  # shard 0 stayed with the old process alone
+            assert statuses[i] == [200]
+    # What a player read: the result; or, when the process that didn't apply it answered
+    # first, that it counts once; or (that process gave up on two conflicts before the other
+    # had saved it, see GameService.act) the request to try again.
+    duplicates = [i for i in during if texts[i] == DuplicateActionError.SAID]
+    raced = [i for i in during if texts[i] == ConflictError.RETRY]
+    odd = {texts[i] for i in during if sent[i][1] != DONE} - {texts[i] for i in duplicates + raced}
+    assert not odd, odd
+    assert all(sent[i][1] == DONE for i in after)
+    # Whatever was read, each interaction both processes received is stored exactly once.
+    told = {i: (p, DONE if i in doubled else answer) for i, (p, answer) in sent.items()}
+    ledger = asyncio.run(read_ledger(postgres_url))
+    check_ledger(ledger, told, in_order=chains(told))
+    games = asyncio.run(replayed(postgres_url))
+    for where in moving + staying:
+        game = games[where.scope]
+        assert count(game.actions, name="life") == HANDOVER_GAINS + (where in moving)
+        assert game.state.turn == 1 + ROUNDS + (where in moving)
+    for log in logs:
+        assert "Traceback" not in log, log
+    print(
+        f"{len(doubled)} interactions to both processes; answered first by the one that didn't"
+        f" apply it: {len(duplicates)} with 'already done', {len(raced)} with 'try again'"
     )
