@@ -208,14 +208,17 @@ class Cluster:
             text=True,
         )
 
-    def launch(self, layout: Sequence[Sequence[int]], shard_count: int) -> list[BotProcess]:
+    def launch(
+        self, layout: Sequence[Sequence[int]], shard_count: int, *, publish: bool = True
+    ) -> list[BotProcess]:
         """Start one process per entry of `layout` (its shards), publish the commands
-        meanwhile, and return once all are ready."""
+        meanwhile (unless done before), and return once all are ready."""
         bots = [self.add(shards, shard_count) for shards in layout]
-        sync = self.publish_commands()
+        sync = self.publish_commands() if publish else None
         for bot in bots:
             bot.start()
-        finished(sync)
+        if sync is not None:
+            finished(sync)
         self.wait_ready(*bots)
         return bots
 

@@ -345,3 +345,44 @@ def test_two_processes_holding_one_shard_during_a_hand_over_apply_each_interacti
         f"{len(doubled)} interactions to both processes; answered first by the one that didn't"
         f" apply it: {len(duplicates)} with 'already done', {len(raced)} with 'try again'"
     )
+
+
+def test_resharding_from_four_shards_over_two_processes_to_six_over_three_keeps_every_game(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    with Cluster(tmp_path, postgres_url) as cluster:
+        fake = cluster.fake
+        channels = add_channels(fake, SHARDS, guilds_per_shard=2, channels_per_guild=1)
+        cluster.launch([(0, 1), (2, 3)], 4)
+        cluster.call(set_up(fake, channels), BURST_WITHIN)
+        cluster.call(burst(fake, channels, rounds=1, gains=2), BURST_WITHIN)
+        first_run = cluster.stop()
+        began = time.monotonic()
+        cluster.launch(LAYOUT, SHARDS, publish=False)
+        restarted = time.monotonic() - began
+        after = cluster.call(play_on(fake, channels), BURST_WITHIN)
+        sent = cluster.call(answers(fake))
+        second_run = cluster.stop()
+        shards = {tuple(i["shard"]) for i in fake.identifies}
+
+    assert shards == {(s, 4) for s in range(4)} | {(s, 6) for s in range(6)}
+    # The first run's processes kept their identify turns until their time was up.
+    assert fake.refused == [], f"Discord refused IDENTIFYs: {fake.refused}"
+    # Most guilds now live in another process than before (two shards per process).
+    moved = [c for c in channels if shard_of(c.guild, 4) // 2 != shard_of(c.guild, 6) // 2]
+    assert len(moved) >= len(channels) // 3, moved
+    assert tally(sent) == {DONE: len(sent), REFUSED: 0, UNANSWERED: 0}, tally(sent)
+    assert len(after) == 3 * len(channels)
+    ledger = asyncio.run(read_ledger(postgres_url))
+    check_ledger(ledger, sent, in_order=chains(sent))
+    games = asyncio.run(replayed(postgres_url))
+    assert sorted(games) == sorted(c.scope for c in channels)
+    for game in games.values():
+        assert game.state.turn == 1 + 1 + 1
+        assert count(game.actions, name="life") == 2 + 1
+    for log in first_run + second_run:
+        assert "Traceback" not in log, log
+    print(
+        f"{len(moved)} of {len(channels)} games moved process; the six shards were ready"
+        f" {restarted:.1f} s after the four stopped; {len(fake.refused)} IDENTIFYs refused"
+    )
