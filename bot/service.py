@@ -14,8 +14,9 @@ into :mod:`bot.engine.actions` and render the :class:`Outcome`.
 * Each game plays with the snapshot of the ruleset it started with (see
   :mod:`bot.tables.snapshot`): editing a table never changes a game in flight.
 * Several processes may share one database (PostgreSQL). A game cached here may have moved on
-  in another: the store's version check refuses the save (ConflictError), and the action is
-  tried once more on the game as reloaded; a second conflict tells the player to try again.
+  in another: the store's version check refuses the save (ConflictError), or the engine refuses
+  the action on the old copy (checked against the stored version), and the action is tried
+  once more on the game as reloaded; a second conflict tells the player to try again.
   An action carries the id of the interaction that asked for it, so one delivered twice (to
   two processes during a hand-over) is applied once: the second gets DuplicateActionError,
   also when it would otherwise refuse because of the first (the roll is made already).
@@ -252,15 +253,37 @@ class GameService(GuildService):
         game_id: int | None,
         interaction: str | None,
     ) -> Outcome:
-        """:meth:`_act`, and once more on the game reloaded if another process moved it."""
+        """:meth:`_act`, and once more on the game as stored if another process moved it: the
+        save found it moved (a conflict), or the engine refused the action on the copy kept
+        here, which another process has since moved (during a shard hand-over both receive
+        every interaction, so the copy of each can fall behind)."""
         try:
             return await self._act(scope, action, version, game_id, interaction)
         except ConflictError:
             log.info("%s changed in another process; reloaded to try again", scope)
+        except ChaosError as refused:
+            if isinstance(refused, DuplicateActionError) or not await self._fell_behind(scope):
+                raise
+            log.info("%s: refused on a copy another process had moved; reloaded", scope)
         try:
             return await self._act(scope, action, version, game_id, interaction)
         except ConflictError:
             raise ConflictError(ConflictError.RETRY) from None
+
+    async def _fell_behind(self, scope: str) -> bool:
+        """Whether the copy of the game kept here is behind the stored one (then it is
+        forgotten, to be loaded again). One lookup, made only on a refusal."""
+        kept = self._cache.get(scope)
+        if kept is None:
+            return False  # loaded from the database for this very try
+        try:
+            stored = await self.store.version(kept.record.id)
+        except StoreError:
+            return False
+        if stored == kept.record.version:
+            return False
+        self._forget(scope)
+        return True
 
     async def _applied_elsewhere(self, interaction: str | None, refused: Exception) -> bool:
         """Whether an action refused here (by the engine, or by a second conflict) was in fact

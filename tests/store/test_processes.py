@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.engine import Event, Game, Join, Life, RollChaos
+from bot.engine import Event, Game, Join, Life, NextTurn, RollChaos
 from bot.engine.errors import ChaosError
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StaleActionError
 from bot.service import GameService
@@ -140,13 +140,35 @@ async def test_a_second_conflict_tells_the_player_to_try_again(database: Path | 
 
 
 @aio
-async def test_the_store_knows_which_interactions_it_applied(database: Path | str) -> None:
+async def test_the_store_answers_the_lookups_a_refusal_makes(database: Path | str) -> None:
+    """Which interactions were applied, and a game's stored version, by key."""
     async with open_service(database) as service:
-        await service.start(SCOPE, "classic", host="ann", host_name="Ann", interaction=90)
-        await service.act(SCOPE, Join(actor="bob", player_name="Bob"), interaction="91")
+        started = await service.start(SCOPE, "classic", host="ann", host_name="Ann", interaction=90)
+        joined = await service.act(SCOPE, Join(actor="bob", player_name="Bob"), interaction="91")
         assert await service.store.applied("90")
         assert await service.store.applied("91")
         assert not await service.store.applied("92")
+        assert await service.store.version(started.game_id) == joined.version == 2
+        assert await service.store.version(started.game_id + 1) is None
+
+
+@aio
+async def test_an_action_refused_on_a_copy_another_process_moved_is_tried_as_stored(
+    database: Path | str,
+) -> None:
+    """two remembers Ann's turn; one has since passed it to Bob. Bob's roll, refused by two's
+    copy ("not your turn"), is tried again on the game as stored, and made."""
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        await two.current(SCOPE)
+        await one.act(SCOPE, RollChaos(actor="ann"))
+        await one.act(SCOPE, NextTurn(actor="ann"))
+        rolled = await two.act(SCOPE, RollChaos(actor="bob"), interaction="800")
+        assert rolled.version == start.version + 3
+        assert rolled.game.state.rolled
+        with pytest.raises(ChaosError):  # refused on a current copy: refused, once
+            await two.act(SCOPE, RollChaos(actor="bob"), interaction="801")
+        assert await one.store.version(rolled.game_id) == start.version + 3
 
 
 @aio
