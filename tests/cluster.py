@@ -11,8 +11,8 @@ loaded 2-core machine.
 
 Players act through the fake (:func:`act`, run in the fake's loop with :meth:`Cluster.call`).
 Whether an action was acknowledged is read afterwards from what the fake recorded
-(:func:`answer_of`), so an interaction whose process died unanswered is known too. Used by
-``tests/shards`` and ``bench/scale.py``.
+(:func:`answer_of`), so an interaction whose process died unanswered is known too. For the
+tests in ``tests/shards``, and for benchmarks that run the bot as a cluster.
 """
 
 from __future__ import annotations
