@@ -35,6 +35,8 @@ class ConflictError(StoreError):
     """The game changed in the database since it was loaded (another process, or it expired)."""
 
     SAID = "This game changed somewhere else in the meantime; please try again."
+    # What the service says once a second try found the game moved again.
+    RETRY = "The game changed somewhere else while that was being saved; try again."
 
     def __init__(self, message: str, *, players: str | None = None) -> None:
         super().__init__(message, players=players or message)

@@ -14,10 +14,12 @@ into :mod:`bot.engine.actions` and render the :class:`Outcome`.
 * Each game plays with the snapshot of the ruleset it started with (see
   :mod:`bot.tables.snapshot`): editing a table never changes a game in flight.
 * Several processes may share one database (PostgreSQL). A game cached here may have moved on
-  in another: the store's version check refuses the save (ConflictError), and the action is
-  tried once more on the game as reloaded; a second conflict tells the player to try again.
+  in another: the store's version check refuses the save (ConflictError), or the engine refuses
+  the action on the old copy (checked against the stored version), and the action is tried
+  once more on the game as reloaded; a second conflict tells the player to try again.
   An action carries the id of the interaction that asked for it, so one delivered twice (to
-  two processes during a hand-over) is applied once: the second gets DuplicateActionError.
+  two processes during a hand-over) is applied once: the second gets DuplicateActionError,
+  also when it would otherwise refuse because of the first (the roll is made already).
 """
 
 from __future__ import annotations
@@ -180,15 +182,19 @@ class GameService(GuildService):
         doesn't have, and the tables' errors if the ruleset is unknown or its files (uploads
         included) don't load together.
         """
+        said = None if interaction is None else str(interaction)
         async with self._locks.hold(scope):
             existing = await self._active(scope)
             if existing is not None:
                 host_player = existing.game.state.players.get(existing.game.state.host)
                 by = f", hosted by {host_player.name}" if host_player else ""
-                raise GameExistsError(
+                exists = GameExistsError(
                     f"There's already a {existing.record.ruleset} game in progress here{by};"
                     " it has to end before a new one can start."
                 )
+                if await self._applied_elsewhere(said, exists):  # this very start, elsewhere
+                    raise DuplicateActionError(DuplicateActionError.SAID)
+                raise exists
             uploads = await self._uploads(guild, tables)
             snapshot, loaded = self._freeze(self._rulesets(ruleset), uploads)
             game = Game.start(
@@ -206,7 +212,7 @@ class GameService(GuildService):
                 snapshot=snapshot,
                 events=game.events,
                 now=self._clock(),
-                interaction=None if interaction is None else str(interaction),
+                interaction=said,
             )
             self._remember(_Loaded(record, game, loaded))
             log.info("game %d started in %s (%s)", record.id, scope, snapshot.hash[:12])
@@ -233,15 +239,65 @@ class GameService(GuildService):
         said = None if interaction is None else str(interaction)
         async with self._locks.hold(scope):
             try:
-                return await self._act(scope, action, version, game_id, said)
-            except ConflictError:
-                log.info("%s changed in another process; reloaded to try again", scope)
-            try:
-                return await self._act(scope, action, version, game_id, said)
-            except ConflictError:
-                raise ConflictError(
-                    "The game changed somewhere else while that was being saved; try again."
-                ) from None
+                return await self._act_twice(scope, action, version, game_id, said)
+            except (ChaosError, ConflictError) as refused:
+                if await self._applied_elsewhere(said, refused):
+                    raise DuplicateActionError(DuplicateActionError.SAID) from None
+                raise
+
+    async def _act_twice(
+        self,
+        scope: str,
+        action: Action,
+        version: int | None,
+        game_id: int | None,
+        interaction: str | None,
+    ) -> Outcome:
+        """:meth:`_act`, and once more on the game as stored if another process moved it: the
+        save found it moved (a conflict), or the engine refused the action on the copy kept
+        here, which another process has since moved (during a shard hand-over both receive
+        every interaction, so the copy of each can fall behind)."""
+        try:
+            return await self._act(scope, action, version, game_id, interaction)
+        except ConflictError:
+            log.info("%s changed in another process; reloaded to try again", scope)
+        except ChaosError as refused:
+            if isinstance(refused, DuplicateActionError) or not await self._fell_behind(scope):
+                raise
+            log.info("%s: refused on a copy another process had moved; reloaded", scope)
+        try:
+            return await self._act(scope, action, version, game_id, interaction)
+        except ConflictError:
+            raise ConflictError(ConflictError.RETRY) from None
+
+    async def _fell_behind(self, scope: str) -> bool:
+        """Whether the copy of the game kept here is behind the stored one (then it is
+        forgotten, to be loaded again). One lookup, made only on a refusal."""
+        kept = self._cache.get(scope)
+        if kept is None:
+            return False  # loaded from the database for this very try
+        try:
+            stored = await self.store.version(kept.record.id)
+        except StoreError:
+            return False
+        if stored == kept.record.version:
+            return False
+        self._forget(scope)
+        return True
+
+    async def _applied_elsewhere(self, interaction: str | None, refused: Exception) -> bool:
+        """Whether an action refused here (by the engine, or by a second conflict) was in fact
+        applied by another process that received the same interaction, as both do during a
+        shard hand-over. There the other process's change is exactly why this one refuses
+        ("already rolled", "the game changed, try again"), and whichever answer reaches
+        Discord first is the one the player reads: it must not tell them to try again what
+        was done (a second try would be applied). One lookup, made only on a refusal."""
+        if interaction is None or isinstance(refused, DuplicateActionError):
+            return False
+        try:
+            return await self.store.applied(interaction)
+        except StoreError:
+            return False  # the refusal stands: true as far as this process can tell
 
     async def _act(
         self,

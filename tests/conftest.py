@@ -1,10 +1,24 @@
-"""What the whole test run shares: one line at the end for the PostgreSQL cases skipped."""
+"""What the whole test run shares: a fresh PostgreSQL database for a test that asks for one, and
+one line at the end for the PostgreSQL cases skipped."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
 from tests import postgres
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """The URL of a new database at the newest schema, dropped (with its connections) afterwards.
+
+    Without a server the test is skipped and counted for the run's one line; under
+    ``CHAOS_REQUIRE_POSTGRES=1`` it fails instead (see :mod:`tests.postgres`).
+    """
+    with postgres.fresh_database() as url:
+        yield url
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

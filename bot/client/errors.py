@@ -28,6 +28,7 @@ APOLOGY = (
     " and trying again usually works."
 )
 MAX_MESSAGE = 1900  # Discord allows 2000 characters in a message
+ANSWERED_ALREADY = 40060  # Discord's code for a second first answer to one interaction
 
 
 def words_for(error: BaseException) -> str | None:
@@ -72,6 +73,11 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
         original = getattr(error, "original", error)
         if isinstance(original, discord.NotFound) and original.code == 10062:
             log.warning("an interaction expired before we answered it (%s)", interaction.id)
+            return
+        if isinstance(original, discord.HTTPException) and original.code == ANSWERED_ALREADY:
+            # During a shard hand-over two processes receive the interaction and both answer;
+            # Discord keeps the first. Not a bug of ours: no traceback, and no second try.
+            log.warning("interaction %s was answered already (by another process?)", interaction.id)
             return
         log.error("internal error in %s", _where(interaction), exc_info=original)
         message = APOLOGY

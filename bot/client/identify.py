@@ -144,8 +144,11 @@ class PostgresGate:
             return bool(await self._db.fetchval(sql, *args))
 
     async def close(self) -> None:
-        for hold in list(self._holds):
-            hold.cancel()
+        """Give the buckets back when their time is up, not before. Released at once (with the
+        connection), they would let a process starting this moment IDENTIFY within 5 s of
+        ours: a cluster restarted at once (re-sharded, say) saw Discord refuse one IDENTIFY
+        per bucket. A stop waits at most SPACING for it; a process killed outright still
+        releases its buckets with its connection."""
         await asyncio.gather(*self._holds, return_exceptions=True)
         await self._local.close()
         with contextlib.suppress(Exception):  # closing the session releases its locks anyway

@@ -176,6 +176,16 @@ class Store(ABC):
         """
 
     @abstractmethod
+    async def version(self, game_id: int) -> int | None:
+        """A game's stored version (its number of actions), None if it is gone: one lookup by
+        key, to tell whether a copy kept in memory is still current."""
+
+    @abstractmethod
+    async def applied(self, interaction: str) -> bool:
+        """Whether the action an interaction asked for is stored (it was applied, here or in
+        another process)."""
+
+    @abstractmethod
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
 

@@ -235,6 +235,13 @@ class PostgresStore(PgGuildStore, Store):
             ended is None,
         )
 
+    async def version(self, game_id: int) -> int | None:
+        rows = await self._rows("SELECT version FROM games WHERE id = $1", game_id)
+        return int(rows[0][0]) if rows else None
+
+    async def applied(self, interaction: str) -> bool:
+        return bool(await self._rows("SELECT 1 FROM interactions WHERE id = $1", interaction))
+
     async def active_game(self, scope: str) -> StoredGame | None:
         return await self._game("WHERE scope = $1 AND active", scope)
 

@@ -224,6 +224,14 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         events = await asyncio.to_thread(_decode, rows)
         return StoredGame(_record(row), events)
 
+    async def version(self, game_id: int) -> int | None:
+        rows = await self._rows("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def applied(self, interaction: str) -> bool:
+        rows = await self._rows("SELECT 1 FROM interactions WHERE id = ?", (interaction,))
+        return bool(rows)
+
     async def game_ids(self) -> list[int]:
         return [int(row[0]) for row in await self._rows("SELECT id FROM games ORDER BY id")]
 

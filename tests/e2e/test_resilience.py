@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client.errors import APOLOGY
+from bot.client.errors import ANSWERED_ALREADY, APOLOGY
 from bot.service import GameService
 from tests.e2e.table import JSON, Table, button_id, components, is_ephemeral, text_of
 from tests.fakediscord.plugin import aio
@@ -176,6 +176,30 @@ async def test_an_internal_error_is_an_apology_and_a_logged_traceback(
         for call in fake.calls:
             assert "Traceback" not in repr(call.json)
             assert "OperationalError" not in repr(call.json)
+
+
+@aio
+async def test_an_answer_another_process_gave_first_is_not_our_error(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """During a shard hand-over two processes get the interaction and both answer; Discord
+    refuses the second answer (40060). The one refused has nothing to add: no apology after
+    it, and no traceback in the log, since nothing went wrong."""
+    fake = fake_discord
+    async with fake, Table.open(fake, tmp_path) as t:
+        await t.game("classic", players=2, seed=9)
+        fake.fail_next("POST /interactions/*/callback", 400, code=ANSWERED_ALREADY)
+        sent = asyncio.create_task(fake.slash("chaos roll", user=fake.owner))
+        while "answered already" not in caplog.text:
+            assert not sent.done(), sent.result()  # an answer Discord took: a second answer
+            await asyncio.sleep(0.01)
+        sent.cancel()
+        statuses = [c.status for c in fake.calls_to("POST /interactions/*/callback")]
+        assert statuses[-1] == 400
+        assert statuses.count(400) == 1
+        assert not errors_logged(caplog)
+        assert "internal error" not in caplog.text
+        assert_public(await t.slash("turn next", user=fake.owner))  # the roll was made
 
 
 @aio

@@ -61,6 +61,7 @@ class Fault:
     times: int
     retry_after: float
     via: bool = True
+    code: int = 0  # Discord's error code in the body of an answer other than 429
 
 
 @dataclass
@@ -154,9 +155,15 @@ class Recorder:
         return result
 
     def fail_next(
-        self, pattern: str, status: int, times: int, retry_after: float, via: bool = True
+        self,
+        pattern: str,
+        status: int,
+        times: int,
+        retry_after: float,
+        via: bool = True,
+        code: int = 0,
     ) -> None:
-        self._faults.append(Fault(pattern, status, times, retry_after, via))
+        self._faults.append(Fault(pattern, status, times, retry_after, via, code))
 
     def exhaust_next(self, pattern: str, times: int, reset_after: float) -> None:
         self._exhaustions.append(Exhaustion(pattern, times, reset_after))
@@ -186,7 +193,7 @@ class Recorder:
             if fault.times > 0 and call.matches(fault.pattern):
                 fault.times -= 1
                 if fault.status != 429:
-                    return error(fault.status, 0, "injected server error")
+                    return error(fault.status, fault.code, "injected error")
                 reset = str(fault.retry_after)
                 headers = {
                     "Retry-After": reset,

@@ -124,12 +124,14 @@ class FakeDiscord(World):
         times: int = 1,
         retry_after: float = 0.05,
         via: bool = True,
+        code: int = 0,
     ) -> None:
         """Answer the next ``times`` requests matching ``pattern`` (see :meth:`Call.matches`).
 
-        ``via=False`` leaves out the ``Via`` header of a 429, as a REST proxy's own 429 does.
+        ``via=False`` leaves out the ``Via`` header of a 429, as a REST proxy's own 429 does;
+        ``code`` is Discord's error code in the body of any other status.
         """
-        self.recorder.fail_next(pattern, status, times, retry_after, via)
+        self.recorder.fail_next(pattern, status, times, retry_after, via, code)
 
     def exhaust_next(self, pattern: str, *, times: int = 1, reset_after: float = 1.0) -> None:
         """The next ``times`` successful answers to ``pattern`` say the route's rate-limit bucket

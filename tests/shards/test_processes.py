@@ -8,94 +8,36 @@ Only the process with shard 0 publishes the commands, and each one logs its heal
 
 from __future__ import annotations
 
-import re
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_bot_cli import FakeInAThread, assert_one_line, clean_env, run, write_env
+from tests.cluster import HEALTH, Cluster
+from tests.e2e.test_bot_cli import assert_one_line, run, write_env
 from tests.fakediscord.plugin import assert_no_unknown_routes
-from tests.fakediscord.server import FakeDiscord
 
 SHARDS = 3
 # Three IDENTIFYs of one bucket take 2 x 5.25 s; each process needs seconds to import discord.py
 # on a loaded 2-core machine. A bound on hanging, not a speed goal.
 ALL_CONNECTED_WITHIN = 60.0
-STOP_WITHIN = 10.0
-HEALTH = re.compile(
-    r"health: shards (\S+) of (\d+), servers (\d+), games cached (\d+), boards pending (\d+),"
-    r" gateway [0-9.]+ ms, database [0-9.]+ ms"
-)
-
-
-def start(folder: Path, fake: FakeDiscord, shard: int, database_url: str) -> subprocess.Popen[str]:
-    folder.mkdir()
-    write_env(
-        folder,
-        DISCORD_TOKEN="fake-token",
-        DISCORD_API_BASE=fake.api_base,
-        DISCORD_GATEWAY_URL=fake.gateway_url,
-        CHAOS_DEV_GUILD_ID=fake.guild_id,
-        CHAOS_DB_PATH=str(folder / "bot.db"),
-        CHAOS_SHARD_COUNT=str(SHARDS),
-        CHAOS_SHARDS=str(shard),
-        CHAOS_DATABASE_URL=database_url,
-        CHAOS_HEALTH_SECONDS="1",
-    )
-    with (folder / "log").open("w") as log:  # the child keeps its own copy of the file
-        return subprocess.Popen(
-            [sys.executable, "-m", "bot"],
-            cwd=folder,
-            env=clean_env(),
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            text=True,
-        )
-
-
-def wait_for_health(folder: Path, seconds: float) -> None:
-    """Until the process in `folder` has logged a health line (it does once ready)."""
-    deadline = time.monotonic() + seconds
-    while not HEALTH.search((folder / "log").read_text()):
-        assert time.monotonic() < deadline, (folder / "log").read_text()
-        time.sleep(0.1)
-
-
-def stop(process: subprocess.Popen[str], folder: Path) -> str:
-    """SIGTERM (a normal stop) and what the process logged."""
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=STOP_WITHIN)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    log = (folder / "log").read_text()
-    assert process.returncode == 0, log
-    return log
+HEALTHY_WITHIN = 10.0
 
 
 def test_three_processes_share_the_shards_and_never_trip_the_identify_limit(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    served = FakeInAThread(shards=SHARDS, max_concurrency=1)
-    with served as fake:
+    with Cluster(tmp_path, postgres_url, shards=SHARDS, max_concurrency=1) as cluster:
+        fake = cluster.fake
         homes = [fake.add_guild(f"table {n}", shard=(n, SHARDS)) for n in range(SHARDS)]
-        folders = [tmp_path / f"p{n}" for n in range(SHARDS)]
-        processes = [start(folders[n], fake, n, postgres_url) for n in range(SHARDS)]
-        logs: list[str] = []
-        try:
-            began = time.monotonic()
-            served.call(fake.wait_for_shards(SHARDS, timeout=ALL_CONNECTED_WITHIN), 65)
-            took = time.monotonic() - began
-            for folder in folders:
-                wait_for_health(folder, STOP_WITHIN)
-        finally:
-            logs = [stop(p, f) for p, f in zip(processes, folders, strict=True)]
+        bots = [cluster.add([n], SHARDS, CHAOS_DEV_GUILD_ID=fake.guild_id) for n in range(SHARDS)]
+        for bot in bots:
+            bot.start()
+        began = time.monotonic()
+        cluster.call(fake.wait_for_shards(SHARDS, timeout=ALL_CONNECTED_WITHIN), 65)
+        took = time.monotonic() - began
+        cluster.wait_ready(*bots, within=HEALTHY_WITHIN)
+        logs = cluster.stop()
         assert fake.refused == [], f"Discord refused IDENTIFYs after {took:.1f} s: {fake.refused}"
         assert sorted(i["shard"] for i in fake.identifies) == [[n, SHARDS] for n in range(SHARDS)]
         published = fake.calls_to(f"PUT /applications/*/guilds/{fake.guild_id}/commands")

@@ -16,8 +16,9 @@ from typing import Any, cast
 
 import pytest
 
-from bot.engine import Event, Game, Life
-from bot.errors import ConflictError, DuplicateActionError, StaleActionError
+from bot.engine import Event, Game, Join, Life, NextTurn, RollChaos
+from bot.engine.errors import ChaosError
+from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StaleActionError
 from bot.service import GameService
 from bot.store import GameRecord, Store
 from bot.tables import find_ruleset
@@ -99,11 +100,13 @@ async def test_an_interaction_that_started_a_game_is_not_applied_again(
 
 class Meddling:
     """A real store whose every append is preceded by an action of another process: each save
-    finds the game moved (so the service can never win), and everything is really written."""
+    finds the game moved (so the service can never win), and everything is really written.
+    The other process's actions carry the ids in `interactions`, one per append, then none."""
 
-    def __init__(self, store: Store, other: GameService) -> None:
+    def __init__(self, store: Store, other: GameService, interactions: Sequence[str] = ()) -> None:
         self._store = store
         self._other = other
+        self._interactions = list(interactions)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -111,7 +114,8 @@ class Meddling:
     async def append_events(
         self, game: GameRecord, events: Sequence[Event], **options: Any
     ) -> GameRecord:
-        await self._other.act(SCOPE, GAIN)
+        said = self._interactions.pop(0) if self._interactions else None
+        await self._other.act(SCOPE, GAIN, interaction=said)
         return await self._store.append_events(game, events, **options)
 
 
@@ -126,14 +130,101 @@ async def test_a_second_conflict_tells_the_player_to_try_again(database: Path | 
                 await two.act(SCOPE, Life(actor="ann", mode="lose", amount=1))
         finally:
             two.store = real
-        assert str(caught.value) == (
-            "The game changed somewhere else while that was being saved; try again."
-        )
+        assert str(caught.value) == ConflictError.RETRY
+        assert ConflictError.RETRY.endswith("try again.")
         assert caught.value.players == str(caught.value)
         # Each try of two lost to one of one's actions; nothing of two's was written.
         now = await two.current(SCOPE)
         assert now.version == start.version + 2
         assert all(e.get("reason") != "loss by Ann" for e in now.game.events)
+
+
+@aio
+async def test_the_store_answers_the_lookups_a_refusal_makes(database: Path | str) -> None:
+    """Which interactions were applied, and a game's stored version, by key."""
+    async with open_service(database) as service:
+        started = await service.start(SCOPE, "classic", host="ann", host_name="Ann", interaction=90)
+        joined = await service.act(SCOPE, Join(actor="bob", player_name="Bob"), interaction="91")
+        assert await service.store.applied("90")
+        assert await service.store.applied("91")
+        assert not await service.store.applied("92")
+        assert await service.store.version(started.game_id) == joined.version == 2
+        assert await service.store.version(started.game_id + 1) is None
+
+
+@aio
+async def test_an_action_refused_on_a_copy_another_process_moved_is_tried_as_stored(
+    database: Path | str,
+) -> None:
+    """two remembers Ann's turn; one has since passed it to Bob. Bob's roll, refused by two's
+    copy ("not your turn"), is tried again on the game as stored, and made."""
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        await two.current(SCOPE)
+        await one.act(SCOPE, RollChaos(actor="ann"))
+        await one.act(SCOPE, NextTurn(actor="ann"))
+        rolled = await two.act(SCOPE, RollChaos(actor="bob"), interaction="800")
+        assert rolled.version == start.version + 3
+        assert rolled.game.state.rolled
+        with pytest.raises(ChaosError):  # refused on a current copy: refused, once
+            await two.act(SCOPE, RollChaos(actor="bob"), interaction="801")
+        assert await one.store.version(rolled.game_id) == start.version + 3
+
+
+@aio
+async def test_an_interaction_refused_because_another_process_applied_it_is_a_duplicate(
+    database: Path | str,
+) -> None:
+    """During a hand-over both processes get the roll: the second finds it made (the engine
+    would refuse a second roll) and says what is true, that it counts once."""
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        await two.current(SCOPE)  # two caches the game from before the roll
+        roll = RollChaos(actor="ann")
+        await one.act(SCOPE, roll, interaction=555)
+        with pytest.raises(DuplicateActionError):
+            await two.act(SCOPE, roll, interaction=555)
+        with pytest.raises(ChaosError) as refused:  # another roll is the engine's to refuse
+            await two.act(SCOPE, roll, interaction=556)
+        assert not isinstance(refused.value, DuplicateActionError)
+        assert (await two.current(SCOPE)).version == start.version + 1
+
+
+@aio
+async def test_a_start_delivered_to_two_processes_opens_one_game_and_says_so(
+    database: Path | str,
+) -> None:
+    async with open_service(database) as one, open_service(database) as two:
+        await one.start(SCOPE, "classic", host="ann", host_name="Ann", interaction=600)
+        with pytest.raises(DuplicateActionError):
+            await two.start(SCOPE, "classic", host="ann", host_name="Ann", interaction=600)
+        with pytest.raises(GameExistsError):
+            await two.start(SCOPE, "classic", host="ann", host_name="Ann", interaction=601)
+
+
+@aio
+async def test_two_conflicts_over_an_interaction_applied_elsewhere_are_a_duplicate(
+    database: Path | str,
+) -> None:
+    """The other process saves this very interaction first, then something else: two gives
+    up after its second try, and says the action counts once instead of "try again" (a second
+    try would gain the life twice)."""
+    async with open_service(database) as one, open_service(database) as two:
+        start = await begun(one)
+        real = two.store
+        two.store = cast(Store, Meddling(real, one, interactions=["700"]))
+        bob = Life(actor="bob", mode="gain", amount=1)  # two's, told apart from one's gains
+        try:
+            with pytest.raises(DuplicateActionError):
+                await two.act(SCOPE, bob, interaction="700")
+        finally:
+            two.store = real
+        # (SQLite finds the interaction stored before it looks at the version: one try.)
+        events = await stored_log(one)
+        lives = [e["action"]["actor"] for e in events if e["type"] == "action"][start.version :]
+        assert lives
+        assert set(lives) == {"ann"}  # one's gains only: two's was never applied
+        assert (await one.current(SCOPE)).version in (start.version + 1, start.version + 2)
 
 
 @aio
