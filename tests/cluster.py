@@ -12,10 +12,10 @@ loaded 2-core machine.
 Players act through the fake (:func:`act`, run in the fake's loop with :meth:`Cluster.call`).
 Whether an action was acknowledged is read afterwards from what the fake recorded
 (:func:`answer_of`), so an interaction whose process died unanswered is known too. For the
-tests in ``tests/shards``, and for benchmarks that run the bot as a cluster: those serve the
-fake from their own event loop (its CPU is theirs to count), so they start :class:`BotProcess`
-es themselves and wait with :func:`until_ready` and :func:`until_stopped`, which leave the loop
-serving meanwhile.
+tests in ``tests/shards``, and for benchmarks that run the bot as a cluster. A benchmark serves
+the fake from its own event loop (the fake's CPU is its to count), so it makes each
+:class:`BotProcess` itself and waits with :func:`until_ready` and :func:`until_stopped`, which
+leave that loop serving meanwhile.
 
 On Linux every process is told to die with the one that started it (more exactly, with the
 thread that did: start them from the main thread), so not even a SIGKILL of a test run or a
@@ -145,12 +145,12 @@ class BotProcess:
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
 
-    def wait_stopped(self, within: float = STOP_WITHIN) -> str:
-        """Until it has ended, SIGKILLing it if it outlives `within`; what this run logged.
+    def wait_stopped(self) -> str:
+        """Until it has ended, SIGKILLing it if it outlives STOP_WITHIN; what this run logged.
         Fails if it didn't end well."""
         assert self.process is not None
         try:
-            self.process.wait(timeout=within)
+            self.process.wait(timeout=STOP_WITHIN)
         finally:
             if self.process.poll() is None:
                 self.process.kill()
