@@ -5,55 +5,48 @@ of ``CHAOS_SHARDS`` out of one ``CHAOS_SHARD_COUNT``, on one database, against a
 served by this process's event loop (so its CPU is this process's). Its guilds are spread evenly
 over the shards, each with several channels, and every channel gets a begun game.
 
-Everything it starts, it stops on the way out: the processes (SIGTERM, then SIGKILL), and the
-PostgreSQL database it made (dropped with its connections). On Linux the processes are also
-told to die with this one, so not even a SIGKILL of the benchmark leaves them running.
+The processes are the tests' (:class:`tests.cluster.BotProcess`): the same ``.env``, the same
+readiness (the health line), the same stop; on Linux they die with this process, so not even a
+SIGKILL of the benchmark leaves them running. Everything it starts, it stops on the way out:
+the processes (SIGTERM, then SIGKILL), and the PostgreSQL database it made (dropped with its
+connections).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import re
 import secrets
-import signal
 import socket
 import sqlite3
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
 from bench.discord_bench import quiet, refused
+from tests.cluster import BotProcess, env_for, until_ready, until_stopped
 from tests.fakediscord.server import FakeDiscord
 
 SEED = 20_261_122
 STARTED_WITHIN = 120.0  # seconds for every process to connect: a bound on hanging, not a goal
 STOP_WITHIN = 15.0
-PR_SET_PDEATHSIG = 1
+# A health line only once, when ready: a periodic one would add database reads to the bursts.
+HEALTH_SECONDS = 24 * 3600
 
 JSON = dict[str, Any]
 
 
 def shard_ranges(shards: int, processes: int) -> list[str]:
     """``CHAOS_SHARDS`` for each process: contiguous ranges, as even as they can be."""
-    ranges = []
-    for n in range(processes):
-        first, last = n * shards // processes, (n + 1) * shards // processes - 1
-        ranges.append(f"{first}-{last}")
-    return ranges
+    return [f"{r.start}-{r.stop - 1}" for r in _shard_split(shards, processes)]
 
 
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGTERM it if the benchmark dies (Linux; elsewhere a no-op)."""
-    name = ctypes.util.find_library("c")
-    if name and sys.platform.startswith("linux"):
-        ctypes.CDLL(name, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+def _shard_split(shards: int, processes: int) -> list[range]:
+    return [range(n * shards // processes, (n + 1) * shards // processes) for n in range(processes)]
 
 
 PREFIX = "chaos_bench_"
@@ -167,89 +160,44 @@ class Cluster:
         self.folder = folder
         self.shards = shards
         self.database_url = database_url
-        self.ranges = shard_ranges(shards, processes)
-        self.processes: list[asyncio.subprocess.Process] = []
+        self.processes = [
+            BotProcess(folder / f"p{n}", each, shards, self._env(folder / f"p{n}"))
+            for n, each in enumerate(_shard_split(shards, processes))
+        ]
         self.channels: list[str] = []
-        self.guilds: dict[str, str] = {}  # guild id -> its first channel
 
     @property
     def pids(self) -> list[int]:
-        return [p.pid for p in self.processes]
+        return [bot.pid for bot in self.processes]
+
+    def _env(self, home: Path) -> dict[str, str]:
+        """The shard 0 process publishes the commands to the development guild (see
+        :meth:`start`); the SQLite file, if any, is the process's own."""
+        return env_for(
+            self.fake,
+            self.database_url,
+            CHAOS_DEV_GUILD_ID=self.fake.guild_id,
+            CHAOS_HEALTH_SECONDS=str(HEALTH_SECONDS),
+            CHAOS_DB_PATH=str(home / "bot.db"),
+        )
 
     def add_tables(self, guilds: int, channels: int) -> None:
         """`guilds` guilds spread over the shards round the clock, `channels` channels each."""
         for g in range(guilds):
             guild = self.fake.add_guild(f"night {g}", shard=(g % self.shards, self.shards))
-            made = [self.fake.add_channel(f"table-{c}", guild=guild) for c in range(channels)]
-            self.guilds[guild] = made[0]
-            self.channels += made
-
-    def log(self, n: int) -> Path:
-        return self.folder / f"p{n}" / "log"
+            self.channels += [
+                self.fake.add_channel(f"table-{c}", guild=guild) for c in range(channels)
+            ]
 
     async def start(self) -> None:
-        """Start every process; return once each shard is connected and each guild answers."""
-        fake = self.fake
-        for n, shards in enumerate(self.ranges):
-            home = self.folder / f"p{n}"  # no .env here: the environment decides
-            home.mkdir(parents=True)
-            env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CHAOS_"))}
-            env.update(
-                DISCORD_TOKEN="bench-token",
-                DISCORD_API_BASE=fake.api_base,
-                DISCORD_GATEWAY_URL=fake.gateway_url,
-                CHAOS_DEV_GUILD_ID=fake.guild_id,
-                CHAOS_LOG_LEVEL="WARNING",
-                CHAOS_SHARD_COUNT=str(self.shards),
-                CHAOS_SHARDS=shards,
-                CHAOS_DB_PATH=str(home / "bot.db"),
-            )
-            if self.database_url is not None:
-                env["CHAOS_DATABASE_URL"] = self.database_url
-            with self.log(n).open("w") as log:  # the child keeps its own copy of the file
-                self.processes.append(
-                    await asyncio.create_subprocess_exec(
-                        sys.executable,
-                        "-m",
-                        "bot",
-                        cwd=home,
-                        env=env,
-                        stdin=asyncio.subprocess.DEVNULL,
-                        stdout=asyncio.subprocess.DEVNULL,
-                        stderr=log,
-                        preexec_fn=_die_with_parent,
-                    )
-                )
-        await self._until(self._connected, "every shard connected and the commands published")
+        """Start every process; return once each is ready (each shard has its guilds)."""
+        for bot in self.processes:
+            bot.start()
+        await until_ready(*self.processes, within=STARTED_WITHIN)
         # The commands go to the development guild only; Discord would show globally published
         # ones in every guild, which is what the fake does with these.
+        fake = self.fake
         fake.global_commands = list(fake.guild_commands[fake.guild_id])
-        for guild, channel in self.guilds.items():  # its GUILD_CREATE reached its process
-            await self._until(self._answers(channel), f"guild {guild} answering")
-
-    async def _connected(self) -> bool:
-        wanted = {(s, self.shards) for s in range(self.shards)}
-        published = bool(self.fake.guild_commands.get(self.fake.guild_id))
-        return wanted <= self.fake.gateway.shards_open() and published
-
-    def _answers(self, channel: str) -> Callable[[], Awaitable[bool]]:
-        async def check() -> bool:
-            try:
-                await self.fake.slash("ping", channel=channel, timeout=2)
-            except (TimeoutError, RuntimeError):
-                return False
-            return True
-
-        return check
-
-    async def _until(self, check: Callable[[], Awaitable[bool]], what: str) -> None:
-        async with asyncio.timeout(STARTED_WITHIN):
-            while not await check():
-                for n, process in enumerate(self.processes):
-                    if process.returncode is not None:
-                        tail = self.log(n).read_text()[-2000:]
-                        raise RuntimeError(f"bot process {n} ended waiting for {what}:\n{tail}")
-                await asyncio.sleep(0.05)
 
     async def open_games(self, parallel: int = 16) -> None:
         """A begun classic game in every channel (the owner hosts; a player joins)."""
@@ -288,17 +236,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """SIGTERM (a normal stop) to every process; SIGKILL what outlives STOP_WITHIN."""
-        for process in self.processes:
-            if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.send_signal(signal.SIGTERM)
-        for process in self.processes:
-            try:
-                await asyncio.wait_for(process.wait(), STOP_WITHIN)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                await process.wait()
+        await until_stopped(self.processes, STOP_WITHIN)
 
 
 @contextlib.asynccontextmanager

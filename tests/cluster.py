@@ -12,11 +12,20 @@ loaded 2-core machine.
 Players act through the fake (:func:`act`, run in the fake's loop with :meth:`Cluster.call`).
 Whether an action was acknowledged is read afterwards from what the fake recorded
 (:func:`answer_of`), so an interaction whose process died unanswered is known too. For the
-tests in ``tests/shards``, and for benchmarks that run the bot as a cluster.
+tests in ``tests/shards``, and for benchmarks that run the bot as a cluster. A benchmark serves
+the fake from its own event loop (the fake's CPU is its to count), so it makes each
+:class:`BotProcess` itself and waits with :func:`until_ready` and :func:`until_stopped`, which
+leave that loop serving meanwhile.
+
+On Linux every process is told to die with the one that started it (more exactly, with the
+thread that did: start them from the main thread), so not even a SIGKILL of a test run or a
+benchmark leaves bots running.
 """
 
 from __future__ import annotations
 
+import asyncio
+import ctypes
 import re
 import signal
 import subprocess
@@ -47,13 +56,22 @@ HEALTH = re.compile(
 )
 # Enough identify buckets for every shard of a test: shards identify at once, not 5 s apart.
 BUCKETS = 16
+PR_SET_PDEATHSIG = 1
 
 DONE, REFUSED, UNANSWERED = "done", "refused", "unanswered"
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGTERM it when its parent dies (Linux; elsewhere a no-op).
+    libc is the interpreter's own, found without a search, which could run a program here."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class BotProcess:
-    """One ``python -m bot`` running `shards` of `shard_count`, restartable: each run logs
-    to a file of its own (``log.1``, ``log.2``, …) so a restart's readiness is its own."""
+    """One ``python -m bot`` running `shards` of `shard_count` in `folder`, configured by the
+    ``.env`` written there (`settings`, and the shards). Restartable: each run logs to a file
+    of its own (``log.1``, ``log.2``, …) so a restart's readiness is its own."""
 
     def __init__(
         self, folder: Path, shards: Sequence[int], shard_count: int, settings: dict[str, str]
@@ -61,11 +79,15 @@ class BotProcess:
         self.folder = folder
         self.shards = tuple(shards)
         self.shard_count = shard_count
-        self.settings = settings
+        self.settings = {
+            "CHAOS_SHARD_COUNT": str(shard_count),
+            "CHAOS_SHARDS": ",".join(map(str, self.shards)),
+            **settings,
+        }
         self.runs = 0
         self.process: subprocess.Popen[str] | None = None
         folder.mkdir(parents=True, exist_ok=True)
-        write_env(folder, **settings)
+        write_env(folder, **self.settings)
 
     def __repr__(self) -> str:
         return f"<bot {self.folder.name}: shards {self.shards} of {self.shard_count}>"
@@ -86,6 +108,11 @@ class BotProcess:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    @property
+    def pid(self) -> int:
+        assert self.process is not None, f"{self} never started"
+        return self.process.pid
+
     def start(self) -> None:
         assert not self.running, f"{self} is running already"
         self.runs += 1
@@ -94,9 +121,11 @@ class BotProcess:
                 [sys.executable, "-m", "bot"],
                 cwd=self.folder,
                 env=clean_env(),
+                stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
                 text=True,
+                preexec_fn=_die_with_parent,
             )
 
     def ready(self) -> bool:
@@ -112,10 +141,13 @@ class BotProcess:
         return self.wait_stopped()
 
     def terminate(self) -> None:
+        """SIGTERM, unless it has ended already."""
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
 
     def wait_stopped(self) -> str:
+        """Until it has ended, SIGKILLing it if it outlives STOP_WITHIN; what this run logged.
+        Fails if it didn't end well."""
         assert self.process is not None
         try:
             self.process.wait(timeout=STOP_WITHIN)
@@ -167,28 +199,14 @@ class Cluster:
         return self.served.call(work, seconds)
 
     def settings(self, **extra: str) -> dict[str, str]:
-        """A process's ``.env``: the fake's URLs, the database and a health line every second
-        (the first one says the process is ready)."""
-        return {
-            "DISCORD_TOKEN": "fake-token",
-            "DISCORD_API_BASE": self.fake.api_base,
-            "DISCORD_GATEWAY_URL": self.fake.gateway_url,
-            "CHAOS_DATABASE_URL": self.database_url,
-            "CHAOS_HEALTH_SECONDS": "1",
-            **extra,
-        }
+        """A process's ``.env`` (:func:`env_for`) on this cluster's database."""
+        return env_for(self.fake, self.database_url, **extra)
 
     def add(self, shards: Iterable[int], shard_count: int, **extra: str) -> BotProcess:
         """A process (not started yet) for `shards` of `shard_count`; ``extra`` settings go
         into its ``.env`` too."""
-        shards = tuple(shards)
         folder = self.folder / f"bot{len(self.processes)}"
-        settings = self.settings(
-            CHAOS_SHARD_COUNT=str(shard_count),
-            CHAOS_SHARDS=",".join(map(str, shards)),
-            **extra,
-        )
-        bot = BotProcess(folder, shards, shard_count, settings)
+        bot = BotProcess(folder, tuple(shards), shard_count, self.settings(**extra))
         self.processes.append(bot)
         return bot
 
@@ -224,14 +242,7 @@ class Cluster:
 
     def wait_ready(self, *bots: BotProcess, within: float = READY_WITHIN) -> None:
         """Until each of `bots` (started) has logged that it is ready."""
-        deadline = time.monotonic() + within
-        waiting = list(bots)
-        while waiting:
-            waiting = [bot for bot in waiting if not bot.ready()]
-            if waiting and time.monotonic() > deadline:
-                logs = "\n".join(f"{bot}:\n{bot.log()[-2000:]}" for bot in waiting)
-                raise AssertionError(f"not ready within {within} s:\n{logs}")
-            time.sleep(POLL)
+        wait_ready(*bots, within=within)
 
     def wait_gone(self, bot: BotProcess, within: float = STOP_WITHIN) -> None:
         """Until the fake has seen the sessions of a stopped or killed process close: its
@@ -252,6 +263,62 @@ class Cluster:
         for bot in running:
             bot.terminate()
         return [bot.wait_stopped() for bot in running]
+
+
+def env_for(fake: FakeDiscord, database_url: str | None, **extra: str) -> dict[str, str]:
+    """A process's ``.env``: the fake's URLs, the PostgreSQL database at `database_url` (None:
+    the SQLite file the settings name) and a health line every second (the first one says the
+    process is ready); ``extra`` adds to them or overrides them."""
+    base = {
+        "DISCORD_TOKEN": "fake-token",
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "CHAOS_HEALTH_SECONDS": "1",
+    }
+    if database_url is not None:
+        base["CHAOS_DATABASE_URL"] = database_url
+    return base | extra
+
+
+def _unready(bots: Sequence[BotProcess], deadline: float, within: float) -> list[BotProcess]:
+    """Those of `bots` not ready yet; fails once `deadline` has passed with any of them."""
+    waiting = [bot for bot in bots if not bot.ready()]
+    if waiting and time.monotonic() > deadline:
+        logs = "\n".join(f"{bot}:\n{bot.log()[-2000:]}" for bot in waiting)
+        raise AssertionError(f"not ready within {within} s:\n{logs}")
+    return waiting
+
+
+def wait_ready(*bots: BotProcess, within: float = READY_WITHIN) -> None:
+    """Until each of `bots` (started) has logged that it is ready, for a caller whose fake
+    Discord runs in another thread."""
+    deadline = time.monotonic() + within
+    while _unready(bots, deadline, within):
+        time.sleep(POLL)
+
+
+async def until_ready(*bots: BotProcess, within: float = READY_WITHIN) -> None:
+    """:func:`wait_ready` for a caller whose own event loop serves the fake Discord: it goes on
+    serving the processes meanwhile."""
+    deadline = time.monotonic() + within
+    while _unready(bots, deadline, within):
+        await asyncio.sleep(POLL)
+
+
+async def until_stopped(bots: Iterable[BotProcess], within: float = STOP_WITHIN) -> None:
+    """SIGTERM to each of `bots` still running, and SIGKILL to any that outlives `within`, with
+    the caller's loop serving the fake meanwhile (a stopping bot says goodbye to the gateway).
+    For a clean-up: how they ended is not checked."""
+    stopping = [bot for bot in bots if bot.running]
+    for bot in stopping:
+        bot.terminate()
+    deadline = time.monotonic() + within
+    while any(bot.running for bot in stopping) and time.monotonic() < deadline:
+        await asyncio.sleep(POLL)
+    for bot in stopping:
+        if bot.process is not None and bot.running:
+            bot.process.kill()
+            bot.process.wait()
 
 
 def finished(process: subprocess.Popen[str], within: float = READY_WITHIN) -> str:
