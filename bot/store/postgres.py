@@ -30,6 +30,7 @@ from typing import Any, Self
 
 import asyncpg
 
+from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError
 from bot.store.contract import FLAGS, TABLES, Store
@@ -59,6 +60,14 @@ WITH moved AS (
 )
 SELECT count(*) FROM moved
 """
+
+
+def _refused(error: asyncpg.UniqueViolationError, otherwise: ChaosError) -> ChaosError:
+    """What a unique key a write broke means: the interaction was stored before (its primary
+    key), or else `otherwise` (another game in progress in the scope, another save first)."""
+    if error.constraint_name == "interactions_pkey":
+        return DuplicateActionError(DuplicateActionError.SAID)
+    return otherwise
 
 
 class PostgresStore(PgGuildStore, Store):
@@ -137,9 +146,9 @@ class PostgresStore(PgGuildStore, Store):
                         game.created,
                     )
         except asyncpg.UniqueViolationError as error:
-            if error.constraint_name == "interactions_pkey":
-                raise DuplicateActionError(DuplicateActionError.SAID) from None
-            raise GameExistsError("There's already a game in progress here.") from None
+            raise _refused(
+                error, GameExistsError("There's already a game in progress here.")
+            ) from None
         return game_id
 
     async def _append(
@@ -161,9 +170,7 @@ class PostgresStore(PgGuildStore, Store):
                     interaction,
                 )
         except asyncpg.UniqueViolationError as error:
-            if error.constraint_name == "interactions_pkey":
-                raise DuplicateActionError(DuplicateActionError.SAID) from None
-            raise ConflictError(ConflictError.SAID) from None
+            raise _refused(error, ConflictError(ConflictError.SAID)) from None
         if count != 1:
             raise ConflictError(ConflictError.SAID)
 
