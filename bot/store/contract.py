@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -57,6 +57,13 @@ TABLES: dict[str, tuple[str, ...]] = {
 # Columns that are true or false: 0 and 1 in SQLite, BOOLEAN in PostgreSQL, bool in a dump.
 FLAGS = frozenset({("games", "active"), ("guild_settings", "auto_roll"),
                    ("guild_settings", "turn_powers")})  # fmt: skip
+
+
+def flagged(table: str, rows: Iterable[Sequence[object]]) -> list[tuple[object, ...]]:
+    """`rows` of `table` with its :data:`FLAGS` as bool, whatever the database kept them as:
+    how :meth:`Store.dump` gives rows, and what PostgreSQL's BOOLEAN columns take back."""
+    flags = [i for i, c in enumerate(TABLES[table]) if (table, c) in FLAGS]
+    return [tuple(bool(v) if i in flags else v for i, v in enumerate(row)) for row in rows]
 
 
 def is_url(target: Path | str) -> bool:

@@ -33,7 +33,7 @@ import asyncpg
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError
-from bot.store.contract import FLAGS, TABLES, Store
+from bot.store.contract import TABLES, Store, flagged
 from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
 from bot.store.pgguilds import PgGuildStore
 from bot.store.pgmigrations import Connection, migrate
@@ -280,11 +280,7 @@ class PostgresStore(PgGuildStore, Store):
     async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
         async with self._write() as con:
             for table, columns in TABLES.items():
-                flags = [i for i, c in enumerate(columns) if (table, c) in FLAGS]
-                records = [
-                    tuple(bool(v) if i in flags else v for i, v in enumerate(row))
-                    for row in rows.get(table, [])
-                ]
+                records = flagged(table, rows.get(table, []))
                 if records:
                     await con.copy_records_to_table(table, records=records, columns=columns)
             # Ids were copied as they were: new games are numbered after them.

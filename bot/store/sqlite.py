@@ -31,7 +31,7 @@ import aiosqlite
 from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.boards import BoardStore
-from bot.store.contract import FLAGS, TABLES, Store
+from bot.store.contract import TABLES, Store, flagged
 from bot.store.failures import BUSY_SECONDS, explain
 from bot.store.guilds import GuildStore
 from bot.store.migrations import migrate
@@ -261,15 +261,8 @@ class SQLiteStore(GuildStore, BoardStore, Store):
 
     async def dump(self, table: str) -> list[tuple[object, ...]]:
         columns = TABLES[table]
-        flags = [i for i, c in enumerate(columns) if (table, c) in FLAGS]
         rows = await self._rows(f"SELECT {', '.join(columns)} FROM {table} ORDER BY rowid")
-        dumped = []
-        for row in rows:
-            values = list(row)
-            for i in flags:
-                values[i] = bool(values[i])
-            dumped.append(tuple(values))
-        return dumped
+        return flagged(table, rows)
 
     async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
         async with self._write() as db:
