@@ -111,6 +111,19 @@ class Outcome:
     version: int
 
 
+@dataclass(frozen=True)
+class _Ask:
+    """An action asked for in a scope, with what :meth:`GameService.act` was given to check it
+    against (the version and game the player saw, the interaction that asked): one value for
+    each of its tries to carry out, the same both times."""
+
+    scope: str
+    action: Action
+    version: int | None
+    game_id: int | None
+    interaction: str | None
+
+
 @dataclass
 class _Loaded:
     """A game in memory: its row as last saved, the engine's game, and its ruleset."""
@@ -237,36 +250,30 @@ class GameService(GuildService):
         ConflictError if another process changed the game while this one saved, twice.
         """
         said = None if interaction is None else str(interaction)
+        ask = _Ask(scope, action, version, game_id, said)
         async with self._locks.hold(scope):
             try:
-                return await self._act_twice(scope, action, version, game_id, said)
+                return await self._act_twice(ask)
             except (ChaosError, ConflictError) as refused:
                 if await self._applied_elsewhere(said, refused):
                     raise DuplicateActionError(DuplicateActionError.SAID) from None
                 raise
 
-    async def _act_twice(
-        self,
-        scope: str,
-        action: Action,
-        version: int | None,
-        game_id: int | None,
-        interaction: str | None,
-    ) -> Outcome:
+    async def _act_twice(self, ask: _Ask) -> Outcome:
         """:meth:`_act`, and once more on the game as stored if another process moved it: the
         save found it moved (a conflict), or the engine refused the action on the copy kept
         here, which another process has since moved (during a shard hand-over both receive
         every interaction, so the copy of each can fall behind)."""
         try:
-            return await self._act(scope, action, version, game_id, interaction)
+            return await self._act(ask)
         except ConflictError:
-            log.info("%s changed in another process; reloaded to try again", scope)
+            log.info("%s changed in another process; reloaded to try again", ask.scope)
         except ChaosError as refused:
-            if isinstance(refused, DuplicateActionError) or not await self._fell_behind(scope):
+            if isinstance(refused, DuplicateActionError) or not await self._fell_behind(ask.scope):
                 raise
-            log.info("%s: refused on a copy another process had moved; reloaded", scope)
+            log.info("%s: refused on a copy another process had moved; reloaded", ask.scope)
         try:
-            return await self._act(scope, action, version, game_id, interaction)
+            return await self._act(ask)
         except ConflictError:
             raise ConflictError(ConflictError.RETRY) from None
 
@@ -299,27 +306,21 @@ class GameService(GuildService):
         except StoreError:
             return False  # the refusal stands: true as far as this process can tell
 
-    async def _act(
-        self,
-        scope: str,
-        action: Action,
-        version: int | None,
-        game_id: int | None,
-        interaction: str | None,
-    ) -> Outcome:
+    async def _act(self, ask: _Ask) -> Outcome:
         """One try of :meth:`act` (under the scope's lock). Whatever fails to save leaves
         the cache without this game, so the next try loads it from the database afresh."""
+        scope = ask.scope
         loaded = await self._active(scope)
         if loaded is None:
             raise NoGameError("There's no game in progress here.")
         game = loaded.game
-        if game_id is not None and game_id != loaded.record.id:
+        if ask.game_id is not None and ask.game_id != loaded.record.id:
             raise StaleActionError("That belongs to an earlier game; this is a new one.")
-        if version is not None and version != game.seq:
-            raise StaleActionError(what_changed(game, version))
+        if ask.version is not None and ask.version != game.seq:
+            raise StaleActionError(what_changed(game, ask.version))
         first = len(game.events)
         try:
-            events = game.act(action)
+            events = game.act(ask.action)
         except ChaosError:
             if len(game.events) != first:  # pragma: no cover - the engine promises this
                 self._forget(scope)
@@ -329,7 +330,7 @@ class GameService(GuildService):
             raise
         try:
             record = await self.store.append_events(
-                loaded.record, events, first=first, now=self._clock(), interaction=interaction
+                loaded.record, events, first=first, now=self._clock(), interaction=ask.interaction
             )
         except BaseException:
             # The game in memory is ahead of the database (or behind another process's
@@ -341,7 +342,7 @@ class GameService(GuildService):
             self._remember(loaded)
         else:
             self._forget(scope)
-        log.debug("%s: %s -> version %d", scope, action.name, record.version)
+        log.debug("%s: %s -> version %d", scope, ask.action.name, record.version)
         return Outcome(record.id, scope, events, game, record.version)
 
     async def current(self, scope: str) -> Outcome:

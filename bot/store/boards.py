@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 from bot.store.base import Database
 from bot.store.records import BoardRecord
+from bot.store.rows import board_from, board_row
 
 
 class BoardStore(Database):
@@ -16,7 +15,7 @@ class BoardStore(Database):
         rows = await self._rows(
             "SELECT scope, game_id, channel, message FROM boards WHERE scope = ?", (scope,)
         )
-        return BoardRecord(rows[0][0], int(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
+        return board_from(rows[0]) if rows else None
 
     async def put_board(self, board: BoardRecord, *, now: float | None = None) -> None:
         """Remember the scope's board message (replacing the one it had)."""
@@ -26,11 +25,5 @@ class BoardStore(Database):
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (scope) DO UPDATE SET"
                 " game_id = excluded.game_id, channel = excluded.channel,"
                 " message = excluded.message, updated = excluded.updated",
-                (
-                    board.scope,
-                    board.game_id,
-                    board.channel,
-                    board.message,
-                    time.time() if now is None else now,
-                ),
+                board_row(board, now),
             )

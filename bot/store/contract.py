@@ -10,11 +10,11 @@ URL opens PostgreSQL, anything else is the path of a SQLite file.
 
 from __future__ import annotations
 
-import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Self, cast
@@ -28,6 +28,8 @@ from bot.store.records import (
     StoredGame,
     StoredTable,
 )
+from bot.store.rows import Log, actions
+from bot.store.rows import dump_event as dump_event  # where callers have always found it
 from bot.tables.snapshot import Snapshot
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -56,12 +58,12 @@ TABLES: dict[str, tuple[str, ...]] = {
 FLAGS = frozenset({("games", "active"), ("guild_settings", "auto_roll"),
                    ("guild_settings", "turn_powers")})  # fmt: skip
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"))  # one encoder: json.dumps makes one per call
 
-
-def dump_event(event: Event) -> str:
-    """An event as the store keeps it: compact JSON, the same bytes as a line of the export."""
-    return _ENCODER.encode(event)
+def flagged(table: str, rows: Iterable[Sequence[object]]) -> list[tuple[object, ...]]:
+    """`rows` of `table` with its :data:`FLAGS` as bool, whatever the database kept them as:
+    how :meth:`Store.dump` gives rows, and what PostgreSQL's BOOLEAN columns take back."""
+    flags = [i for i, c in enumerate(TABLES[table]) if (table, c) in FLAGS]
+    return [tuple(bool(v) if i in flags else v for i, v in enumerate(row)) for row in rows]
 
 
 def is_url(target: Path | str) -> bool:
@@ -139,7 +141,6 @@ class Store(ABC):
 
     # -- games -----------------------------------------------------------------------------
 
-    @abstractmethod
     async def create_game(
         self,
         *,
@@ -155,8 +156,20 @@ class Store(ABC):
         Raises GameExistsError if `scope` already has a game in progress, and
         DuplicateActionError if `interaction` (the id of what asked for it) was stored before.
         """
+        version = actions(events)
+        game = GameRecord(
+            0, scope, guild, snapshot.ruleset, snapshot.hash, version, now, now, None, True
+        )
+        game_id = await self._insert_game(game, snapshot, Log.of(events), interaction)
+        return replace(game, id=game_id)
 
     @abstractmethod
+    async def _insert_game(
+        self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
+    ) -> int:
+        """Store `game` (its id is 0: the database numbers it) and `log` as :meth:`create_game`
+        says, in one transaction; returns its id."""
+
     async def append_events(
         self,
         game: GameRecord,
@@ -174,6 +187,19 @@ class Store(ABC):
         same interaction delivered twice (two processes during a hand-over) is applied once. A
         ``game_ended`` event frees the scope for a new game. Returns the new record.
         """
+        ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
+        version = game.version + actions(events)
+        moved = replace(game, version=version, updated=now, ended=ended, active=ended is None)
+        log = Log.of(events, first=first, action=game.version - 1)
+        await self._append(game, moved, log, interaction)
+        return moved
+
+    @abstractmethod
+    async def _append(
+        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+    ) -> None:
+        """Store `moved` in place of `game` if its version still is ``game.version``, and
+        `log`, as :meth:`append_events` says, atomically."""
 
     @abstractmethod
     async def version(self, game_id: int) -> int | None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 from bot.store.base import Database
-from bot.store.records import GuildSettings, SecretRolls, StoredTable
+from bot.store.records import GuildSettings, StoredTable
+from bot.store.rows import settings_from, settings_row, stamp
 
 
 class GuildStore(Database):
@@ -18,11 +17,7 @@ class GuildStore(Database):
             " FROM guild_settings WHERE guild = ?",
             (guild,),
         )
-        if not rows:
-            return None
-        role, ruleset, auto_roll, secret, powers = rows[0]
-        secret_rolls: SecretRolls = secret
-        return GuildSettings(role, ruleset, bool(auto_roll), secret_rolls, bool(powers))
+        return settings_from(rows[0]) if rows else None
 
     async def put_guild_settings(
         self, guild: str, settings: GuildSettings, *, now: float | None = None
@@ -36,15 +31,7 @@ class GuildStore(Database):
                 " default_ruleset = excluded.default_ruleset, auto_roll = excluded.auto_roll,"
                 " secret_rolls = excluded.secret_rolls, turn_powers = excluded.turn_powers,"
                 " updated = excluded.updated",
-                (
-                    guild,
-                    settings.referee_role,
-                    settings.default_ruleset,
-                    int(settings.auto_roll),
-                    settings.secret_rolls,
-                    int(settings.turn_powers),
-                    time.time() if now is None else now,
-                ),
+                settings_row(guild, settings, now),
             )
 
     async def put_table(
@@ -66,7 +53,7 @@ class GuildStore(Database):
             await db.execute(
                 "INSERT INTO guild_tables (guild, table_id, revision, text, created)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (guild, table_id, revision, text, time.time() if now is None else now),
+                (guild, table_id, revision, text, stamp(now)),
             )
         return revision
 

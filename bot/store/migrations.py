@@ -153,6 +153,33 @@ _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS migrations (
 )"""
 
 
+def pending(
+    migrations: Sequence[Migration], done: Sequence[int], target: int | None, elsewhere: str
+) -> list[Migration]:
+    """Which of `migrations` a database that has run `done` lacks, up to `target` (the newest
+    by default): the bookkeeping both backends share; each runs them its own way.
+
+    Raises StoreError when the database comes from a newer version of the bot; `elsewhere`
+    ends that message with where else the host could point the bot.
+    """
+    head = migrations[-1].number if migrations else 0
+    goal = head if target is None else target
+    if done and done[-1] > head:
+        raise StoreError(
+            f"this database was written by a newer Chaos Referee (schema {done[-1]}; this one"
+            f" knows up to {head}): update the bot, or {elsewhere}"
+        )
+    return [m for m in migrations if m.number <= goal and m.number not in done]
+
+
+def failed(migration: Migration, error: Exception) -> StoreError:
+    """The StoreError that says `migration` failed with the database's `error`."""
+    return StoreError(
+        f"the database couldn't be upgraded to schema {migration.number} ({migration.name}):"
+        f" {error}"
+    )
+
+
 async def applied(db: aiosqlite.Connection) -> list[int]:
     """The numbers of the migrations this database has run, in order."""
     async with db.execute(
@@ -176,19 +203,10 @@ async def migrate(
     ``isolation_level`` will do). Raises StoreError when the database comes from a newer
     version of the bot or a migration fails (which then leaves no trace).
     """
-    head = migrations[-1].number if migrations else 0
-    goal = head if target is None else target
     await db.execute(_BOOKKEEPING)
     done = await applied(db)
-    if done and done[-1] > head:
-        raise StoreError(
-            f"this database was written by a newer Chaos Referee (schema {done[-1]}; this one"
-            f" knows up to {head}): update the bot, or point CHAOS_DB_PATH at another file"
-        )
     ran: list[int] = []
-    for migration in migrations:
-        if migration.number > goal or migration.number in done:
-            continue
+    for migration in pending(migrations, done, target, "point CHAOS_DB_PATH at another file"):
         # IMMEDIATE takes the write lock at once; then look again, in case another process
         # applied this migration while we were getting here.
         await db.execute("BEGIN IMMEDIATE")
@@ -206,9 +224,6 @@ async def migrate(
             if db.in_transaction:
                 await db.execute("ROLLBACK")
             if isinstance(error, sqlite3.Error):
-                raise StoreError(
-                    f"the database couldn't be upgraded to schema {migration.number}"
-                    f" ({migration.name}): {error}"
-                ) from error
+                raise failed(migration, error) from error
             raise
     return ran

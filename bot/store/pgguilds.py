@@ -3,10 +3,9 @@ status board): the same contract as :mod:`bot.store.guilds` and :mod:`bot.store.
 
 from __future__ import annotations
 
-import time
-
 from bot.store.pgbase import PgDatabase
-from bot.store.records import BoardRecord, GuildSettings, SecretRolls, StoredTable
+from bot.store.records import BoardRecord, GuildSettings, StoredTable
+from bot.store.rows import board_from, board_row, settings_from, settings_row, stamp
 
 TABLE_LOCK = 0x63686174  # "chat": with a hash of (guild, table) as the second key
 
@@ -23,11 +22,7 @@ class PgGuildStore(PgDatabase):
             " FROM guild_settings WHERE guild = $1",
             guild,
         )
-        if not rows:
-            return None
-        role, ruleset, auto_roll, secret, powers = rows[0]
-        secret_rolls: SecretRolls = secret
-        return GuildSettings(role, ruleset, auto_roll, secret_rolls, powers)
+        return settings_from(rows[0]) if rows else None
 
     async def put_guild_settings(
         self, guild: str, settings: GuildSettings, *, now: float | None = None
@@ -40,13 +35,7 @@ class PgGuildStore(PgDatabase):
                 " default_ruleset = excluded.default_ruleset, auto_roll = excluded.auto_roll,"
                 " secret_rolls = excluded.secret_rolls, turn_powers = excluded.turn_powers,"
                 " updated = excluded.updated",
-                guild,
-                settings.referee_role,
-                settings.default_ruleset,
-                settings.auto_roll,
-                settings.secret_rolls,
-                settings.turn_powers,
-                time.time() if now is None else now,
+                *settings_row(guild, settings, now),
             )
 
     async def put_table(
@@ -67,7 +56,7 @@ class PgGuildStore(PgDatabase):
                 guild,
                 table_id,
                 text,
-                time.time() if now is None else now,
+                stamp(now),
             )
         return int(revision)
 
@@ -105,7 +94,7 @@ class PgGuildStore(PgDatabase):
         rows = await self._rows(
             "SELECT scope, game_id, channel, message FROM boards WHERE scope = $1", scope
         )
-        return BoardRecord(rows[0][0], int(rows[0][1]), rows[0][2], rows[0][3]) if rows else None
+        return board_from(rows[0]) if rows else None
 
     async def put_board(self, board: BoardRecord, *, now: float | None = None) -> None:
         async with self._connection() as con:
@@ -114,9 +103,5 @@ class PgGuildStore(PgDatabase):
                 " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (scope) DO UPDATE SET"
                 " game_id = excluded.game_id, channel = excluded.channel,"
                 " message = excluded.message, updated = excluded.updated",
-                board.scope,
-                board.game_id,
-                board.channel,
-                board.message,
-                time.time() if now is None else now,
+                *board_row(board, now),
             )

@@ -20,8 +20,7 @@ from typing import TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.errors import StoreError
-from bot.store.migrations import MIGRATIONS, Migration
+from bot.store.migrations import MIGRATIONS, Migration, failed, pending
 
 # A connection of its own or one lent by a pool: either runs the statements.
 Connection: TypeAlias = "asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]"
@@ -157,21 +156,12 @@ async def migrate(
     Raises StoreError when the database comes from a newer version of the bot or a migration
     fails (which then leaves no trace).
     """
-    head = migrations[-1].number if migrations else 0
-    goal = head if target is None else target
     async with con.transaction():
         await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await con.execute(_BOOKKEEPING)
         done = await applied(con)
-    if done and done[-1] > head:
-        raise StoreError(
-            f"this database was written by a newer Chaos Referee (schema {done[-1]}; this one"
-            f" knows up to {head}): update the bot, or point CHAOS_DATABASE_URL elsewhere"
-        )
     ran: list[int] = []
-    for migration in migrations:
-        if migration.number > goal or migration.number in done:
-            continue
+    for migration in pending(migrations, done, target, "point CHAOS_DATABASE_URL elsewhere"):
         try:
             async with con.transaction():
                 await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
@@ -187,8 +177,5 @@ async def migrate(
                 )
                 ran.append(migration.number)
         except asyncpg.PostgresError as error:
-            raise StoreError(
-                f"the database couldn't be upgraded to schema {migration.number}"
-                f" ({migration.name}): {error}"
-            ) from error
+            raise failed(migration, error) from error
     return ran

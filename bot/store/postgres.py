@@ -25,30 +25,25 @@ How the contract holds across processes:
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Self, cast
+from typing import Any, Self
 
 import asyncpg
 
+from bot.engine.errors import ChaosError
 from bot.engine.events import Event
-from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
-from bot.store.contract import FLAGS, TABLES, Store, dump_event
+from bot.errors import ConflictError, DuplicateActionError, GameExistsError
+from bot.store.contract import TABLES, Store, flagged
 from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
 from bot.store.pgguilds import PgGuildStore
 from bot.store.pgmigrations import Connection, migrate
-from bot.store.records import (
-    GameRecord,
-    GameTable,
-    StoredGame,
-)
-from bot.tables.snapshot import Snapshot, SnapshotFile
+from bot.store.records import GameRecord, GameTable, StoredGame
+from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_files, snapshot_from
+from bot.tables.snapshot import Snapshot
 
 POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
 
-_GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated, ended, active"
 _LOG = "(SELECT array_agg(data ORDER BY pos) FROM events WHERE game_id = g.id)"
 
 _APPEND = """
@@ -67,34 +62,12 @@ SELECT count(*) FROM moved
 """
 
 
-def _decode(data: Iterable[str] | None) -> list[Event]:
-    return [cast(Event, json.loads(text)) for text in data or ()]
-
-
-def _columns(first: int, events: Sequence[Event], action: int) -> tuple[list[int], ...]:
-    """Positions and action numbers of events about to be stored from `first` on."""
-    positions, actions = [], []
-    for pos, event in enumerate(events, start=first):
-        if event["type"] == "action":
-            action = event["seq"]
-        positions.append(pos)
-        actions.append(action)
-    return positions, actions
-
-
-def _record(row: asyncpg.Record) -> GameRecord:
-    return GameRecord(
-        id=row[0],
-        scope=row[1],
-        guild=row[2],
-        ruleset=row[3],
-        snapshot=row[4],
-        version=row[5],
-        created=row[6],
-        updated=row[7],
-        ended=row[8],
-        active=row[9],
-    )
+def _refused(error: asyncpg.UniqueViolationError, otherwise: ChaosError) -> ChaosError:
+    """What a unique key a write broke means: the interaction was stored before (its primary
+    key), or else `otherwise` (another game in progress in the scope, another save first)."""
+    if error.constraint_name == "interactions_pkey":
+        return DuplicateActionError(DuplicateActionError.SAID)
+    return otherwise
 
 
 class PostgresStore(PgGuildStore, Store):
@@ -134,18 +107,9 @@ class PostgresStore(PgGuildStore, Store):
 
     # -- games -----------------------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        scope: str,
-        guild: str | None,
-        snapshot: Snapshot,
-        events: Sequence[Event],
-        now: float,
-        interaction: str | None = None,
-    ) -> GameRecord:
-        version = sum(1 for e in events if e["type"] == "action")
-        positions, actions = _columns(0, events, -1)
+    async def _insert_game(
+        self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
+    ) -> int:
         try:
             async with self._write() as con:
                 await con.execute("SELECT pg_advisory_xact_lock_shared($1)", EXPIRY_LOCK)
@@ -153,24 +117,24 @@ class PostgresStore(PgGuildStore, Store):
                     "SELECT 1 FROM interactions WHERE id = $1", interaction
                 ):
                     raise DuplicateActionError(DuplicateActionError.SAID)
-                await self._put_snapshot(con, snapshot, now)
-                game_id = await con.fetchval(
+                await self._put_snapshot(con, snapshot, game.created)
+                game_id: int = await con.fetchval(
                     "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
                     " ended, active) VALUES ($1, $2, $3, $4, $5, $6, $6, NULL, TRUE) RETURNING id",
-                    scope,
-                    guild,
-                    snapshot.ruleset,
-                    snapshot.hash,
-                    version,
-                    now,
+                    game.scope,
+                    game.guild,
+                    game.ruleset,
+                    game.snapshot,
+                    game.version,
+                    game.created,
                 )
                 await con.execute(
                     "INSERT INTO events (game_id, pos, action, data) SELECT $1, * FROM"
                     " unnest($2::integer[], $3::integer[], $4::text[])",
                     game_id,
-                    positions,
-                    actions,
-                    [dump_event(e) for e in events],
+                    log.positions,
+                    log.actions,
+                    log.data,
                 )
                 if interaction is not None:
                     await con.execute(
@@ -178,62 +142,37 @@ class PostgresStore(PgGuildStore, Store):
                         " VALUES ($1, $2, $3, $4)",
                         interaction,
                         game_id,
-                        version,
-                        now,
+                        game.version,
+                        game.created,
                     )
         except asyncpg.UniqueViolationError as error:
-            if error.constraint_name == "interactions_pkey":
-                raise DuplicateActionError(DuplicateActionError.SAID) from None
-            raise GameExistsError("There's already a game in progress here.") from None
-        return GameRecord(
-            game_id, scope, guild, snapshot.ruleset, snapshot.hash, version, now, now, None, True
-        )
+            raise _refused(
+                error, GameExistsError("There's already a game in progress here.")
+            ) from None
+        return game_id
 
-    async def append_events(
-        self,
-        game: GameRecord,
-        events: Sequence[Event],
-        *,
-        first: int,
-        now: float,
-        interaction: str | None = None,
-    ) -> GameRecord:
-        version = game.version + sum(1 for e in events if e["type"] == "action")
-        ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
-        positions, actions = _columns(first, events, game.version - 1)
+    async def _append(
+        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+    ) -> None:
         try:
             async with self._connection() as con:
-                moved = await con.fetchval(
+                count = await con.fetchval(
                     _APPEND,
                     game.id,
                     game.version,
-                    version,
-                    now,
-                    ended,
-                    ended is None,
-                    positions,
-                    actions,
-                    [dump_event(e) for e in events],
+                    moved.version,
+                    moved.updated,
+                    moved.ended,
+                    moved.active,
+                    log.positions,
+                    log.actions,
+                    log.data,
                     interaction,
                 )
         except asyncpg.UniqueViolationError as error:
-            if error.constraint_name == "interactions_pkey":
-                raise DuplicateActionError(DuplicateActionError.SAID) from None
-            raise ConflictError(ConflictError.SAID) from None
-        if moved != 1:
+            raise _refused(error, ConflictError(ConflictError.SAID)) from None
+        if count != 1:
             raise ConflictError(ConflictError.SAID)
-        return GameRecord(
-            game.id,
-            game.scope,
-            game.guild,
-            game.ruleset,
-            game.snapshot,
-            version,
-            game.created,
-            now,
-            ended,
-            ended is None,
-        )
 
     async def version(self, game_id: int) -> int | None:
         rows = await self._rows("SELECT version FROM games WHERE id = $1", game_id)
@@ -252,12 +191,12 @@ class PostgresStore(PgGuildStore, Store):
         return await self._game("WHERE id = $1", game_id)
 
     async def _game(self, where: str, *args: Any) -> StoredGame | None:
-        rows = await self._rows(f"SELECT {_GAME_COLUMNS}, {_LOG} FROM games g {where}", *args)
+        rows = await self._rows(f"SELECT {GAME_COLUMNS}, {_LOG} FROM games g {where}", *args)
         if not rows:
             return None
         # Decoding a long game's log takes a moment: off the event loop.
-        events = await asyncio.to_thread(_decode, rows[0][10])
-        return StoredGame(_record(rows[0]), events)
+        events = await asyncio.to_thread(decode, rows[0][10])
+        return StoredGame(game_record(rows[0]), events)
 
     async def game_ids(self) -> list[int]:
         return [int(row[0]) for row in await self._rows("SELECT id FROM games ORDER BY id")]
@@ -268,7 +207,7 @@ class PostgresStore(PgGuildStore, Store):
             game_id,
             max(count, 0),
         )
-        return [cast(Event, json.loads(r[0])) for r in reversed(rows)]
+        return decode(r[0] for r in reversed(rows))
 
     async def game_tables(self, game_id: int) -> list[GameTable]:
         rows = await self._rows(
@@ -283,7 +222,7 @@ class PostgresStore(PgGuildStore, Store):
         async with self._write() as con:
             await con.execute("SELECT pg_advisory_xact_lock($1)", EXPIRY_LOCK)
             rows = await con.fetch(
-                f"DELETE FROM games WHERE updated < $1 RETURNING {_GAME_COLUMNS}", before
+                f"DELETE FROM games WHERE updated < $1 RETURNING {GAME_COLUMNS}", before
             )
             if rows:
                 await con.execute(
@@ -294,7 +233,7 @@ class PostgresStore(PgGuildStore, Store):
                     "DELETE FROM texts t WHERE NOT EXISTS"
                     " (SELECT 1 FROM snapshot_files f WHERE f.text = t.hash)"
                 )
-        return sorted((_record(row) for row in rows), key=lambda r: r.id)
+        return sorted((game_record(row) for row in rows), key=lambda r: r.id)
 
     # -- snapshots -------------------------------------------------------------------------
 
@@ -305,13 +244,7 @@ class PostgresStore(PgGuildStore, Store):
             " WHERE s.hash = $1 ORDER BY f.position",
             snapshot_hash,
         )
-        if not rows:
-            raise StoreError(f"the tables of this game (snapshot {snapshot_hash[:12]}) are missing")
-        files = tuple(SnapshotFile(r[1], r[2], r[3], r[4], r[5]) for r in rows)
-        found = Snapshot(rows[0][0], files)
-        if found.hash != snapshot_hash:
-            raise StoreError(f"the tables of this game (snapshot {snapshot_hash[:12]}) are damaged")
-        return found
+        return snapshot_from(snapshot_hash, rows)
 
     async def _put_snapshot(self, con: Connection, snapshot: Snapshot, now: float) -> None:
         if await con.fetchval("SELECT 1 FROM snapshots WHERE hash = $1", snapshot.hash):
@@ -334,10 +267,7 @@ class PostgresStore(PgGuildStore, Store):
             await con.executemany(
                 "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision,"
                 " text) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                [
-                    (snapshot.hash, i, f.name, f.id, f.kind, f.revision, f.hash)
-                    for i, f in enumerate(snapshot.files)
-                ],
+                snapshot_files(snapshot),
             )
 
     # -- whole tables ----------------------------------------------------------------------
@@ -350,11 +280,7 @@ class PostgresStore(PgGuildStore, Store):
     async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
         async with self._write() as con:
             for table, columns in TABLES.items():
-                flags = [i for i, c in enumerate(columns) if (table, c) in FLAGS]
-                records = [
-                    tuple(bool(v) if i in flags else v for i, v in enumerate(row))
-                    for row in rows.get(table, [])
-                ]
+                records = flagged(table, rows.get(table, []))
                 if records:
                     await con.copy_records_to_table(table, records=records, columns=columns)
             # Ids were copied as they were: new games are numbered after them.

@@ -21,9 +21,8 @@ Durability settings, chosen once for every connection:
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Self, cast
 
@@ -32,12 +31,20 @@ import aiosqlite
 from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.boards import BoardStore
-from bot.store.contract import FLAGS, TABLES, Store, dump_event
+from bot.store.contract import TABLES, Store, flagged
 from bot.store.failures import BUSY_SECONDS, explain
 from bot.store.guilds import GuildStore
 from bot.store.migrations import migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
-from bot.tables.snapshot import Snapshot, SnapshotFile
+from bot.store.rows import (
+    GAME_COLUMNS,
+    Log,
+    decode,
+    game_record,
+    snapshot_files,
+    snapshot_from,
+)
+from bot.tables.snapshot import Snapshot
 
 PRAGMAS = (
     "PRAGMA journal_mode = WAL",
@@ -45,12 +52,6 @@ PRAGMAS = (
     "PRAGMA foreign_keys = ON",
     f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}",
 )
-
-_GAME_COLUMNS = "id, scope, guild, ruleset, snapshot, version, created, updated, ended, active"
-
-
-def _decode(rows: Iterable[Any]) -> list[Event]:
-    return [cast(Event, json.loads(row[0])) for row in rows]
 
 
 async def _connect(file: Path) -> aiosqlite.Connection:
@@ -116,17 +117,9 @@ class SQLiteStore(GuildStore, BoardStore, Store):
 
     # -- games -----------------------------------------------------------------------------
 
-    async def create_game(
-        self,
-        *,
-        scope: str,
-        guild: str | None,
-        snapshot: Snapshot,
-        events: Sequence[Event],
-        now: float,
-        interaction: str | None = None,
-    ) -> GameRecord:
-        version = sum(1 for e in events if e["type"] == "action")
+    async def _insert_game(
+        self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
+    ) -> int:
         async with self._write() as db:
             if interaction is not None:
                 async with db.execute(
@@ -134,37 +127,35 @@ class SQLiteStore(GuildStore, BoardStore, Store):
                 ) as cursor:
                     if await cursor.fetchone() is not None:
                         raise DuplicateActionError(DuplicateActionError.SAID)
-            await self._put_snapshot(db, snapshot, now)
+            await self._put_snapshot(db, snapshot, game.created)
             try:
                 cursor = await db.execute(
                     "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
                     " ended, active) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 1)",
-                    (scope, guild, snapshot.ruleset, snapshot.hash, version, now, now),
+                    (
+                        game.scope,
+                        game.guild,
+                        game.ruleset,
+                        game.snapshot,
+                        game.version,
+                        game.created,
+                        game.updated,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 raise GameExistsError("There's already a game in progress here.") from None
             game_id = cast(int, cursor.lastrowid)
-            await _insert_events(db, game_id, 0, events)
+            await _insert_events(db, log.rows(game_id))
             if interaction is not None:
                 await db.execute(
                     "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
-                    (interaction, game_id, version, now),
+                    (interaction, game_id, game.version, game.created),
                 )
-        return GameRecord(
-            game_id, scope, guild, snapshot.ruleset, snapshot.hash, version, now, now, None, True
-        )
+        return game_id
 
-    async def append_events(
-        self,
-        game: GameRecord,
-        events: Sequence[Event],
-        *,
-        first: int,
-        now: float,
-        interaction: str | None = None,
-    ) -> GameRecord:
-        version = game.version + sum(1 for e in events if e["type"] == "action")
-        ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
+    async def _append(
+        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+    ) -> None:
         async with self._write(implicit=True) as db:
             if interaction is not None:
                 # First, so a duplicate is told apart from a conflict (and it begins the
@@ -173,30 +164,25 @@ class SQLiteStore(GuildStore, BoardStore, Store):
                     await db.execute(
                         "INSERT INTO interactions (id, game_id, version, created)"
                         " VALUES (?, ?, ?, ?)",
-                        (interaction, game.id, version, now),
+                        (interaction, game.id, moved.version, moved.updated),
                     )
                 except sqlite3.IntegrityError:
                     raise DuplicateActionError(DuplicateActionError.SAID) from None
             cursor = await db.execute(
                 "UPDATE games SET version = ?, updated = ?, ended = ?, active = ?"
                 " WHERE id = ? AND version = ?",
-                (version, now, ended, int(ended is None), game.id, game.version),
+                (
+                    moved.version,
+                    moved.updated,
+                    moved.ended,
+                    int(moved.active),
+                    game.id,
+                    game.version,
+                ),
             )
             if cursor.rowcount != 1:
                 raise ConflictError(ConflictError.SAID)
-            await _insert_events(db, game.id, first, events, action=game.version - 1)
-        return GameRecord(
-            game.id,
-            game.scope,
-            game.guild,
-            game.ruleset,
-            game.snapshot,
-            version,
-            game.created,
-            now,
-            ended,
-            ended is None,
-        )
+            await _insert_events(db, log.rows(game.id))
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
@@ -212,7 +198,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
 
     async def _game(self, where: str, args: Sequence[Any]) -> StoredGame | None:
         async with self._read() as db:
-            async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games {where}", args) as cursor:
+            async with db.execute(f"SELECT {GAME_COLUMNS} FROM games {where}", args) as cursor:
                 row = await cursor.fetchone()
             if row is None:
                 return None
@@ -221,8 +207,8 @@ class SQLiteStore(GuildStore, BoardStore, Store):
             ) as cursor:
                 rows = await cursor.fetchall()
         # Decoding a long game's log takes a moment: off the event loop, like the query.
-        events = await asyncio.to_thread(_decode, rows)
-        return StoredGame(_record(row), events)
+        events = await asyncio.to_thread(decode, (r[0] for r in rows))
+        return StoredGame(game_record(row), events)
 
     async def version(self, game_id: int) -> int | None:
         rows = await self._rows("SELECT version FROM games WHERE id = ?", (game_id,))
@@ -241,7 +227,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
             "SELECT data FROM events WHERE game_id = ? ORDER BY pos DESC LIMIT ?",
             (game_id, max(count, 0)),
         )
-        return [cast(Event, json.loads(r[0])) for r in reversed(rows)]
+        return decode(r[0] for r in reversed(rows))
 
     async def game_tables(self, game_id: int) -> list[GameTable]:
         """Every file of the ruleset a game plays with: id, kind and declared revision."""
@@ -258,9 +244,9 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         """
         async with self._write() as db:
             async with db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE updated < ?", (before,)
+                f"SELECT {GAME_COLUMNS} FROM games WHERE updated < ?", (before,)
             ) as cursor:
-                gone = [_record(row) for row in await cursor.fetchall()]
+                gone = [game_record(row) for row in await cursor.fetchall()]
             if gone:
                 await db.execute("DELETE FROM games WHERE updated < ?", (before,))
                 await db.execute(
@@ -275,15 +261,8 @@ class SQLiteStore(GuildStore, BoardStore, Store):
 
     async def dump(self, table: str) -> list[tuple[object, ...]]:
         columns = TABLES[table]
-        flags = [i for i, c in enumerate(columns) if (table, c) in FLAGS]
         rows = await self._rows(f"SELECT {', '.join(columns)} FROM {table} ORDER BY rowid")
-        dumped = []
-        for row in rows:
-            values = list(row)
-            for i in flags:
-                values[i] = bool(values[i])
-            dumped.append(tuple(values))
-        return dumped
+        return flagged(table, rows)
 
     async def load(self, rows: dict[str, list[tuple[object, ...]]]) -> None:
         async with self._write() as db:
@@ -304,13 +283,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
             " WHERE s.hash = ? ORDER BY f.position",
             (snapshot_hash,),
         )
-        if not rows:
-            raise StoreError(f"the tables of this game (snapshot {snapshot_hash[:12]}) are missing")
-        files = tuple(SnapshotFile(r[1], r[2], r[3], r[4], r[5]) for r in rows)
-        found = Snapshot(rows[0][0], files)
-        if found.hash != snapshot_hash:
-            raise StoreError(f"the tables of this game (snapshot {snapshot_hash[:12]}) are damaged")
-        return found
+        return snapshot_from(snapshot_hash, rows)
 
     async def _put_snapshot(self, db: aiosqlite.Connection, snapshot: Snapshot, now: float) -> None:
         async with db.execute("SELECT 1 FROM snapshots WHERE hash = ?", (snapshot.hash,)) as cursor:
@@ -327,41 +300,11 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         await db.executemany(
             "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision, text)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (snapshot.hash, i, f.name, f.id, f.kind, f.revision, f.hash)
-                for i, f in enumerate(snapshot.files)
-            ],
+            snapshot_files(snapshot),
         )
 
 
-async def _insert_events(
-    db: aiosqlite.Connection,
-    game_id: int,
-    first: int,
-    events: Sequence[Event],
-    *,
-    action: int = -1,
-) -> None:
-    rows = []
-    for pos, event in enumerate(events, start=first):
-        if event["type"] == "action":
-            action = event["seq"]
-        rows.append((game_id, pos, action, dump_event(event)))
+async def _insert_events(db: aiosqlite.Connection, rows: list[tuple[int, int, int, str]]) -> None:
     await db.executemany(
         "INSERT INTO events (game_id, pos, action, data) VALUES (?, ?, ?, ?)", rows
-    )
-
-
-def _record(row: sqlite3.Row | tuple[Any, ...]) -> GameRecord:
-    return GameRecord(
-        id=row[0],
-        scope=row[1],
-        guild=row[2],
-        ruleset=row[3],
-        snapshot=row[4],
-        version=row[5],
-        created=row[6],
-        updated=row[7],
-        ended=row[8],
-        active=bool(row[9]),
     )
