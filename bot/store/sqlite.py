@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Self, cast
 
@@ -52,9 +53,10 @@ PRAGMAS = (
     "PRAGMA foreign_keys = ON",
     f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}",
 )
+INSERT_EVENTS = "INSERT INTO events (game_id, pos, action, data) VALUES (?, ?, ?, ?)"
 
 
-async def _connect(file: Path) -> aiosqlite.Connection:
+async def _connect(file: Path) -> tuple[aiosqlite.Connection, sqlite3.Connection]:
     """An aiosqlite connection to `file`, opened so that failing to open leaves nothing behind.
 
     ``aiosqlite.connect`` opens the file on its worker thread; when that fails, it stops the
@@ -63,14 +65,16 @@ async def _connect(file: Path) -> aiosqlite.Connection:
     test suite used to show now and then). So the file is opened first on a thread of the
     loop's executor, which asyncio waits for, and only an open connection is handed to
     aiosqlite's thread, which alone uses it from then on (hence ``check_same_thread=False``).
+    That stdlib connection is returned too, for the transactions run on that thread in one hop
+    (see Database._transact).
     """
-    # Legacy transaction mode: a write outside a transaction begins one (IMMEDIATE) by itself;
-    # see Database._write. Reads and DDL never begin one implicitly.
+    # Legacy transaction mode with isolation_level=None: sqlite3 never begins a transaction by
+    # itself; every transaction here says its own BEGIN (see Database).
     native = await asyncio.to_thread(
-        sqlite3.connect, file, isolation_level="IMMEDIATE", check_same_thread=False
+        sqlite3.connect, file, isolation_level=None, check_same_thread=False
     )
     try:
-        return await aiosqlite.Connection(lambda: native, iter_chunk_size=64)
+        return await aiosqlite.Connection(lambda: native, iter_chunk_size=64), native
     except BaseException:
         native.close()
         raise
@@ -91,7 +95,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         """Open (or create) the database at `path` and run any migrations it lacks."""
         file = Path(path)
         try:
-            db = await _connect(file)
+            db, native = await _connect(file)
         except sqlite3.Error as error:
             raise explain(error, file) or StoreError(
                 f"can't open the database {file}: {error}"
@@ -111,7 +115,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         except BaseException:
             await db.close()
             raise
-        store = cls(db, file)
+        store = cls(db, native, file)
         store.migrated = tuple(ran)
         return store
 
@@ -156,33 +160,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
     async def _append(
         self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
     ) -> None:
-        async with self._write(implicit=True) as db:
-            if interaction is not None:
-                # First, so a duplicate is told apart from a conflict (and it begins the
-                # transaction: a write, as `implicit` needs).
-                try:
-                    await db.execute(
-                        "INSERT INTO interactions (id, game_id, version, created)"
-                        " VALUES (?, ?, ?, ?)",
-                        (interaction, game.id, moved.version, moved.updated),
-                    )
-                except sqlite3.IntegrityError:
-                    raise DuplicateActionError(DuplicateActionError.SAID) from None
-            cursor = await db.execute(
-                "UPDATE games SET version = ?, updated = ?, ended = ?, active = ?"
-                " WHERE id = ? AND version = ?",
-                (
-                    moved.version,
-                    moved.updated,
-                    moved.ended,
-                    int(moved.active),
-                    game.id,
-                    game.version,
-                ),
-            )
-            if cursor.rowcount != 1:
-                raise ConflictError(ConflictError.SAID)
-            await _insert_events(db, log.rows(game.id))
+        await self._transact(partial(save_action, game, moved, log.rows(game.id), interaction))
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
@@ -305,6 +283,38 @@ class SQLiteStore(GuildStore, BoardStore, Store):
 
 
 async def _insert_events(db: aiosqlite.Connection, rows: list[tuple[int, int, int, str]]) -> None:
-    await db.executemany(
-        "INSERT INTO events (game_id, pos, action, data) VALUES (?, ?, ?, ?)", rows
+    await db.executemany(INSERT_EVENTS, rows)
+
+
+def save_action(
+    game: GameRecord,
+    moved: GameRecord,
+    events: list[tuple[int, int, int, str]],
+    interaction: str | None,
+    db: sqlite3.Connection,
+) -> None:
+    """All of one action's SQL, on the connection's thread inside a transaction: store `moved`
+    in place of `game` if the stored version still is ``game.version`` (else ConflictError),
+    its `events` rows, and the `interaction` that asked for it (DuplicateActionError if it was
+    stored before). Raising leaves the transaction to be rolled back by whoever opened it.
+
+    Synchronous and whole, so it takes one hop to the database thread (Database._transact)
+    and a writer that commits several actions at once can run it in a SAVEPOINT each.
+    """
+    if interaction is not None:
+        # First, so a duplicate is told apart from a conflict.
+        try:
+            db.execute(
+                "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
+                (interaction, game.id, moved.version, moved.updated),
+            )
+        except sqlite3.IntegrityError:
+            raise DuplicateActionError(DuplicateActionError.SAID) from None
+    cursor = db.execute(
+        "UPDATE games SET version = ?, updated = ?, ended = ?, active = ?"
+        " WHERE id = ? AND version = ?",
+        (moved.version, moved.updated, moved.ended, int(moved.active), game.id, game.version),
     )
+    if cursor.rowcount != 1:
+        raise ConflictError(ConflictError.SAID)
+    db.executemany(INSERT_EVENTS, events)
