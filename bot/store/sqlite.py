@@ -3,7 +3,9 @@
 One :class:`Store` holds one aiosqlite connection. Every write runs in its own transaction,
 committed before the method returns, so whatever a caller acknowledges is on disk. Calls from
 concurrent tasks are serialised by an asyncio lock: a connection has one transaction at a time,
-and two tasks must never interleave statements inside it.
+and two tasks must never interleave statements inside it. A game's writes (a new game, an
+action) are plain functions of the stdlib connection, :func:`save_game` and :func:`save_action`,
+each run whole on the connection's thread in one hop (see ``Database._transact``).
 
 Durability settings, chosen once for every connection:
 
@@ -124,38 +126,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
     async def _insert_game(
         self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
     ) -> int:
-        async with self._write() as db:
-            if interaction is not None:
-                async with db.execute(
-                    "SELECT 1 FROM interactions WHERE id = ?", (interaction,)
-                ) as cursor:
-                    if await cursor.fetchone() is not None:
-                        raise DuplicateActionError(DuplicateActionError.SAID)
-            await self._put_snapshot(db, snapshot, game.created)
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
-                    " ended, active) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 1)",
-                    (
-                        game.scope,
-                        game.guild,
-                        game.ruleset,
-                        game.snapshot,
-                        game.version,
-                        game.created,
-                        game.updated,
-                    ),
-                )
-            except sqlite3.IntegrityError:
-                raise GameExistsError("There's already a game in progress here.") from None
-            game_id = cast(int, cursor.lastrowid)
-            await _insert_events(db, log.rows(game_id))
-            if interaction is not None:
-                await db.execute(
-                    "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
-                    (interaction, game_id, game.version, game.created),
-                )
-        return game_id
+        return await self._transact(partial(save_game, game, snapshot, log, interaction))
 
     async def _append(
         self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
@@ -263,27 +234,67 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         )
         return snapshot_from(snapshot_hash, rows)
 
-    async def _put_snapshot(self, db: aiosqlite.Connection, snapshot: Snapshot, now: float) -> None:
-        async with db.execute("SELECT 1 FROM snapshots WHERE hash = ?", (snapshot.hash,)) as cursor:
-            if await cursor.fetchone() is not None:
-                return
-        await db.executemany(
-            "INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)",
-            [(f.hash, f.text) for f in snapshot.files],
+
+def save_game(
+    game: GameRecord,
+    snapshot: Snapshot,
+    log: Log,
+    interaction: str | None,
+    db: sqlite3.Connection,
+) -> int:
+    """All of a new game's SQL, on the connection's thread inside a transaction (as
+    :func:`save_action` is): its ruleset's snapshot unless stored already, its row (the
+    database numbers it: returned), its first events, and the `interaction` that asked.
+    GameExistsError if its scope has a game in progress, DuplicateActionError if the
+    interaction was stored before."""
+    if interaction is not None:
+        seen = db.execute("SELECT 1 FROM interactions WHERE id = ?", (interaction,))
+        if seen.fetchone() is not None:
+            raise DuplicateActionError(DuplicateActionError.SAID)
+    _put_snapshot(db, snapshot, game.created)
+    try:
+        cursor = db.execute(
+            "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
+            " ended, active) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 1)",
+            (
+                game.scope,
+                game.guild,
+                game.ruleset,
+                game.snapshot,
+                game.version,
+                game.created,
+                game.updated,
+            ),
         )
-        await db.execute(
-            "INSERT INTO snapshots (hash, ruleset, created) VALUES (?, ?, ?)",
-            (snapshot.hash, snapshot.ruleset, now),
+    except sqlite3.IntegrityError:
+        raise GameExistsError("There's already a game in progress here.") from None
+    game_id = cast(int, cursor.lastrowid)
+    db.executemany(INSERT_EVENTS, log.rows(game_id))
+    if interaction is not None:
+        db.execute(
+            "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
+            (interaction, game_id, game.version, game.created),
         )
-        await db.executemany(
-            "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision, text)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            snapshot_files(snapshot),
-        )
+    return game_id
 
 
-async def _insert_events(db: aiosqlite.Connection, rows: list[tuple[int, int, int, str]]) -> None:
-    await db.executemany(INSERT_EVENTS, rows)
+def _put_snapshot(db: sqlite3.Connection, snapshot: Snapshot, now: float) -> None:
+    """Store `snapshot` and the texts of its files, unless a game already did."""
+    if db.execute("SELECT 1 FROM snapshots WHERE hash = ?", (snapshot.hash,)).fetchone():
+        return
+    db.executemany(
+        "INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)",
+        [(f.hash, f.text) for f in snapshot.files],
+    )
+    db.execute(
+        "INSERT INTO snapshots (hash, ruleset, created) VALUES (?, ?, ?)",
+        (snapshot.hash, snapshot.ruleset, now),
+    )
+    db.executemany(
+        "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision, text)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        snapshot_files(snapshot),
+    )
 
 
 def save_action(
