@@ -3,29 +3,39 @@
 One aiosqlite connection runs every statement on one background thread, in order. A connection
 has one transaction at a time, so concurrent tasks must not interleave their statements inside
 it: every transaction (and every read) takes the store's asyncio lock for its whole length.
+
+Each awaited statement is a round trip to that thread: a queue, a wake-up, a handover of the
+GIL and a callback on the loop. On the hot path (saving an action) those hops cost more than
+the fsync, so :meth:`Database._transact` runs a whole transaction, written as a plain function
+of the stdlib connection, in one of them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from bot.errors import StoreError
 from bot.store.failures import plainly
 
+T = TypeVar("T")
+
 
 class Database:
     """An open connection, its lock, and the transactions built on them."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
-        """Use ``Store.open`` or ``Store.connect``; this takes a connection already set up."""
+    def __init__(self, db: aiosqlite.Connection, native: sqlite3.Connection, path: Path) -> None:
+        """Use ``Store.open`` or ``Store.connect``; this takes a connection already set up:
+        `db`, and `native`, the stdlib connection under it (used only on `db`'s thread)."""
         self._db = db
+        self._native = native
         self.path = path
         self._lock = asyncio.Lock()
         self._closed = False
@@ -46,24 +56,47 @@ class Database:
         if self._closed:
             raise StoreError("the database is closed")
 
+    async def _transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """A write transaction in one hop: `work` runs on the connection's thread between
+        BEGIN IMMEDIATE and COMMIT (ROLLBACK if it raises), and its result comes back.
+
+        This is where an action's SQL runs, all of it (version check, events, game row,
+        interaction), so an action pays one round trip to the thread and its fsync. `work` is
+        a plain function of the stdlib connection, so the same function can later run inside
+        a SAVEPOINT of a batch that a group-commit writer drains.
+
+        aiosqlite has no public way to run a function on its thread; ``Connection._execute``
+        is the one every aiosqlite method queues its work through (``execute``, ``commit``,
+        ``backup``), and the one its maintainers point to for this. Its signature has been
+        the same since aiosqlite 0.11, and the lock pins the version; the contract tests
+        check that the work runs on that thread. The alternative, a thread of our own for the
+        stdlib connection, would replace aiosqlite in every other method too.
+
+        Cancelled, the caller stops waiting but the transaction runs to its end on the
+        thread, whole: committed or rolled back, never left open, and the statements of
+        whoever takes the lock next are queued after it.
+        """
+        async with self._lock:
+            self._check_open()
+            hop = cast(Callable[[Callable[[], T]], Awaitable[T]], self._db._execute)
+            with plainly(self.path):
+                return await hop(partial(_atomically, self._native, work))
+
     @asynccontextmanager
-    async def _write(self, *, implicit: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
         """A write transaction: committed when the block ends, rolled back if it raises.
 
         It starts with BEGIN IMMEDIATE, which takes SQLite's write lock at once, so what the
         block reads first (a version, the next revision number) still holds when it commits.
-        With `implicit`, the block's first statement must be a write: the connection is in
-        Python's legacy transaction mode with ``isolation_level="IMMEDIATE"``, so sqlite3
-        issues that same BEGIN IMMEDIATE itself, in the same call as the statement. That saves
-        a round trip to aiosqlite's thread on the hot path (saving an action's events).
+        Each statement of the block is a hop to the connection's thread: fine for rare writes
+        (settings, tables, boards); the hot path uses :meth:`_transact`.
         """
         async with self._lock:
             self._check_open()
             db = self._db
             with plainly(self.path):
                 try:
-                    if not implicit:
-                        await db.execute("BEGIN IMMEDIATE")
+                    await db.execute("BEGIN IMMEDIATE")
                     yield db
                     if db.in_transaction:
                         await db.execute("COMMIT")
@@ -124,3 +157,19 @@ class Database:
         """The numbers of the migrations this database has run."""
         rows = await self._rows("SELECT number FROM migrations ORDER BY number")
         return [int(row[0]) for row in rows]
+
+
+def _atomically(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """`work` in a write transaction on `db`, on the thread that owns it (see
+    :meth:`Database._transact`): BEGIN IMMEDIATE takes the write lock at once, so what `work`
+    reads first still holds at its COMMIT, which with ``synchronous=FULL`` returns once the
+    log is on disk."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:  # a failed COMMIT may have ended it already
+            db.execute("ROLLBACK")
+        raise
+    return result

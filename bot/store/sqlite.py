@@ -3,7 +3,9 @@
 One :class:`Store` holds one aiosqlite connection. Every write runs in its own transaction,
 committed before the method returns, so whatever a caller acknowledges is on disk. Calls from
 concurrent tasks are serialised by an asyncio lock: a connection has one transaction at a time,
-and two tasks must never interleave statements inside it.
+and two tasks must never interleave statements inside it. A game's writes (a new game, an
+action) are plain functions of the stdlib connection, :func:`save_game` and :func:`save_action`,
+each run whole on the connection's thread in one hop (see ``Database._transact``).
 
 Durability settings, chosen once for every connection:
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Self, cast
 
@@ -52,9 +55,10 @@ PRAGMAS = (
     "PRAGMA foreign_keys = ON",
     f"PRAGMA busy_timeout = {BUSY_SECONDS * 1000}",
 )
+INSERT_EVENTS = "INSERT INTO events (game_id, pos, action, data) VALUES (?, ?, ?, ?)"
 
 
-async def _connect(file: Path) -> aiosqlite.Connection:
+async def _connect(file: Path) -> tuple[aiosqlite.Connection, sqlite3.Connection]:
     """An aiosqlite connection to `file`, opened so that failing to open leaves nothing behind.
 
     ``aiosqlite.connect`` opens the file on its worker thread; when that fails, it stops the
@@ -63,14 +67,16 @@ async def _connect(file: Path) -> aiosqlite.Connection:
     test suite used to show now and then). So the file is opened first on a thread of the
     loop's executor, which asyncio waits for, and only an open connection is handed to
     aiosqlite's thread, which alone uses it from then on (hence ``check_same_thread=False``).
+    That stdlib connection is returned too, for the transactions run on that thread in one hop
+    (see Database._transact).
     """
-    # Legacy transaction mode: a write outside a transaction begins one (IMMEDIATE) by itself;
-    # see Database._write. Reads and DDL never begin one implicitly.
+    # Legacy transaction mode with isolation_level=None: sqlite3 never begins a transaction by
+    # itself; every transaction here says its own BEGIN (see Database).
     native = await asyncio.to_thread(
-        sqlite3.connect, file, isolation_level="IMMEDIATE", check_same_thread=False
+        sqlite3.connect, file, isolation_level=None, check_same_thread=False
     )
     try:
-        return await aiosqlite.Connection(lambda: native, iter_chunk_size=64)
+        return await aiosqlite.Connection(lambda: native, iter_chunk_size=64), native
     except BaseException:
         native.close()
         raise
@@ -91,7 +97,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         """Open (or create) the database at `path` and run any migrations it lacks."""
         file = Path(path)
         try:
-            db = await _connect(file)
+            db, native = await _connect(file)
         except sqlite3.Error as error:
             raise explain(error, file) or StoreError(
                 f"can't open the database {file}: {error}"
@@ -111,7 +117,7 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         except BaseException:
             await db.close()
             raise
-        store = cls(db, file)
+        store = cls(db, native, file)
         store.migrated = tuple(ran)
         return store
 
@@ -120,69 +126,12 @@ class SQLiteStore(GuildStore, BoardStore, Store):
     async def _insert_game(
         self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
     ) -> int:
-        async with self._write() as db:
-            if interaction is not None:
-                async with db.execute(
-                    "SELECT 1 FROM interactions WHERE id = ?", (interaction,)
-                ) as cursor:
-                    if await cursor.fetchone() is not None:
-                        raise DuplicateActionError(DuplicateActionError.SAID)
-            await self._put_snapshot(db, snapshot, game.created)
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
-                    " ended, active) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 1)",
-                    (
-                        game.scope,
-                        game.guild,
-                        game.ruleset,
-                        game.snapshot,
-                        game.version,
-                        game.created,
-                        game.updated,
-                    ),
-                )
-            except sqlite3.IntegrityError:
-                raise GameExistsError("There's already a game in progress here.") from None
-            game_id = cast(int, cursor.lastrowid)
-            await _insert_events(db, log.rows(game_id))
-            if interaction is not None:
-                await db.execute(
-                    "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
-                    (interaction, game_id, game.version, game.created),
-                )
-        return game_id
+        return await self._transact(partial(save_game, game, snapshot, log, interaction))
 
     async def _append(
         self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
     ) -> None:
-        async with self._write(implicit=True) as db:
-            if interaction is not None:
-                # First, so a duplicate is told apart from a conflict (and it begins the
-                # transaction: a write, as `implicit` needs).
-                try:
-                    await db.execute(
-                        "INSERT INTO interactions (id, game_id, version, created)"
-                        " VALUES (?, ?, ?, ?)",
-                        (interaction, game.id, moved.version, moved.updated),
-                    )
-                except sqlite3.IntegrityError:
-                    raise DuplicateActionError(DuplicateActionError.SAID) from None
-            cursor = await db.execute(
-                "UPDATE games SET version = ?, updated = ?, ended = ?, active = ?"
-                " WHERE id = ? AND version = ?",
-                (
-                    moved.version,
-                    moved.updated,
-                    moved.ended,
-                    int(moved.active),
-                    game.id,
-                    game.version,
-                ),
-            )
-            if cursor.rowcount != 1:
-                raise ConflictError(ConflictError.SAID)
-            await _insert_events(db, log.rows(game.id))
+        await self._transact(partial(save_action, game, moved, log.rows(game.id), interaction))
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
@@ -285,26 +234,98 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         )
         return snapshot_from(snapshot_hash, rows)
 
-    async def _put_snapshot(self, db: aiosqlite.Connection, snapshot: Snapshot, now: float) -> None:
-        async with db.execute("SELECT 1 FROM snapshots WHERE hash = ?", (snapshot.hash,)) as cursor:
-            if await cursor.fetchone() is not None:
-                return
-        await db.executemany(
-            "INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)",
-            [(f.hash, f.text) for f in snapshot.files],
+
+def save_game(
+    game: GameRecord,
+    snapshot: Snapshot,
+    log: Log,
+    interaction: str | None,
+    db: sqlite3.Connection,
+) -> int:
+    """All of a new game's SQL, on the connection's thread inside a transaction (as
+    :func:`save_action` is): its ruleset's snapshot unless stored already, its row (the
+    database numbers it: returned), its first events, and the `interaction` that asked.
+    GameExistsError if its scope has a game in progress, DuplicateActionError if the
+    interaction was stored before."""
+    if interaction is not None:
+        seen = db.execute("SELECT 1 FROM interactions WHERE id = ?", (interaction,))
+        if seen.fetchone() is not None:
+            raise DuplicateActionError(DuplicateActionError.SAID)
+    _put_snapshot(db, snapshot, game.created)
+    try:
+        cursor = db.execute(
+            "INSERT INTO games (scope, guild, ruleset, snapshot, version, created, updated,"
+            " ended, active) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 1)",
+            (
+                game.scope,
+                game.guild,
+                game.ruleset,
+                game.snapshot,
+                game.version,
+                game.created,
+                game.updated,
+            ),
         )
-        await db.execute(
-            "INSERT INTO snapshots (hash, ruleset, created) VALUES (?, ?, ?)",
-            (snapshot.hash, snapshot.ruleset, now),
+    except sqlite3.IntegrityError:
+        raise GameExistsError("There's already a game in progress here.") from None
+    game_id = cast(int, cursor.lastrowid)
+    db.executemany(INSERT_EVENTS, log.rows(game_id))
+    if interaction is not None:
+        db.execute(
+            "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
+            (interaction, game_id, game.version, game.created),
         )
-        await db.executemany(
-            "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision, text)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            snapshot_files(snapshot),
-        )
+    return game_id
 
 
-async def _insert_events(db: aiosqlite.Connection, rows: list[tuple[int, int, int, str]]) -> None:
-    await db.executemany(
-        "INSERT INTO events (game_id, pos, action, data) VALUES (?, ?, ?, ?)", rows
+def _put_snapshot(db: sqlite3.Connection, snapshot: Snapshot, now: float) -> None:
+    """Store `snapshot` and the texts of its files, unless a game already did."""
+    if db.execute("SELECT 1 FROM snapshots WHERE hash = ?", (snapshot.hash,)).fetchone():
+        return
+    db.executemany(
+        "INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)",
+        [(f.hash, f.text) for f in snapshot.files],
     )
+    db.execute(
+        "INSERT INTO snapshots (hash, ruleset, created) VALUES (?, ?, ?)",
+        (snapshot.hash, snapshot.ruleset, now),
+    )
+    db.executemany(
+        "INSERT INTO snapshot_files (snapshot, position, name, table_id, kind, revision, text)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        snapshot_files(snapshot),
+    )
+
+
+def save_action(
+    game: GameRecord,
+    moved: GameRecord,
+    events: list[tuple[int, int, int, str]],
+    interaction: str | None,
+    db: sqlite3.Connection,
+) -> None:
+    """All of one action's SQL, on the connection's thread inside a transaction: store `moved`
+    in place of `game` if the stored version still is ``game.version`` (else ConflictError),
+    its `events` rows, and the `interaction` that asked for it (DuplicateActionError if it was
+    stored before). Raising leaves the transaction to be rolled back by whoever opened it.
+
+    Synchronous and whole, so it takes one hop to the database thread (Database._transact)
+    and a writer that commits several actions at once can run it in a SAVEPOINT each.
+    """
+    if interaction is not None:
+        # First, so a duplicate is told apart from a conflict.
+        try:
+            db.execute(
+                "INSERT INTO interactions (id, game_id, version, created) VALUES (?, ?, ?, ?)",
+                (interaction, game.id, moved.version, moved.updated),
+            )
+        except sqlite3.IntegrityError:
+            raise DuplicateActionError(DuplicateActionError.SAID) from None
+    cursor = db.execute(
+        "UPDATE games SET version = ?, updated = ?, ended = ?, active = ?"
+        " WHERE id = ? AND version = ?",
+        (moved.version, moved.updated, moved.ended, int(moved.active), game.id, game.version),
+    )
+    if cursor.rowcount != 1:
+        raise ConflictError(ConflictError.SAID)
+    db.executemany(INSERT_EVENTS, events)

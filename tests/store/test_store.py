@@ -96,6 +96,46 @@ async def test_appending_checks_the_stored_version(database: Path | str) -> None
 
 
 @aio
+async def test_an_action_is_saved_whole_on_the_connection_thread(tmp_path: Path) -> None:
+    """SQLite: an action's statements run together on aiosqlite's thread, from BEGIN IMMEDIATE
+    to COMMIT (or ROLLBACK, on a conflict), and are on disk when the call returns."""
+    game, snapshot = new_game()
+    traced: list[tuple[str, int]] = []
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
+        record = await create(store, "s", game, snapshot)
+        await store._db.set_trace_callback(
+            lambda sql: traced.append((" ".join(sql.split()[:3]), threading.get_ident()))
+        )
+        first = len(game.events)
+        events = game.act(Join(actor="bob", player_name="Bob"))
+        await store.append_events(record, events, first=first, now=NOW, interaction="i1")
+        with pytest.raises(ConflictError):
+            await store.append_events(record, events, first=first, now=NOW, interaction="i2")
+        saves = traced[:]  # (and not the statements of closing)
+        assert [sql for sql, _ in saves] == [
+            "BEGIN IMMEDIATE",
+            "INSERT INTO interactions",
+            "UPDATE games SET",
+            *["INSERT INTO events"] * len(events),
+            "COMMIT",
+            "BEGIN IMMEDIATE",
+            "INSERT INTO interactions",
+            "UPDATE games SET",
+            "ROLLBACK",
+        ]
+        threads = {thread for _, thread in saves}
+        assert threads == {store._db._thread.ident}
+    # Another connection, after this one closed, reads what was acknowledged.
+    async with Store.connect(tmp_path / "db") as again:
+        stored = await again.game(record.id)
+        assert stored is not None
+        assert stored.events == game.events
+        assert await again.applied("i1")
+        assert not await again.applied("i2")
+
+
+@aio
 async def test_games_share_a_snapshot_and_record_their_tables(database: Path | str) -> None:
     game, snapshot = new_game()
     async with Store.connect(database) as store:
