@@ -16,7 +16,8 @@ into :mod:`bot.engine.actions` and render the :class:`Outcome`.
 * Several processes may share one database (PostgreSQL). A game cached here may have moved on
   in another: the store's version check refuses the save (ConflictError), or the engine refuses
   the action on the old copy (checked against the stored version), and the action is tried
-  once more on the game as reloaded; a second conflict tells the player to try again.
+  again on the game as reloaded, up to :data:`TRIES` times in all; a conflict on the last try
+  tells the player to try again (and nothing was applied).
   An action carries the id of the interaction that asked for it. During a shard hand-over
   Discord delivers each interaction to both processes holding the shard: the first to
   :meth:`~GameService.claim` it carries it out (applied or refused) and answers; the other
@@ -82,6 +83,11 @@ log = logging.getLogger(__name__)
 
 DAY = 86_400.0
 SNAPSHOT_CACHE = 16  # rulesets by snapshot: a handful of revisions are in play at any time
+# Tries of an action another process keeps moving the game under: during a shard hand-over
+# each of two processes applies half of a burst to the same game, and one may save between
+# the other's reload and save, again and again (a try costs one reload). Before claims, both
+# processes tried each interaction twice; the one that claims it now tries as often alone.
+TRIES = 4
 CLAIMS_REMEMBERED = 1024  # interactions claimed here: far more than are ever in flight at once
 
 
@@ -276,8 +282,8 @@ class GameService(GuildService):
         allowed. In every one of these cases nothing changes. `interaction` is the id of the
         Discord interaction that asked: ClaimedError if another process has it,
         DuplicateActionError if it was applied already. ConflictError if another process
-        changed the game while this one saved, twice (then the action was not applied: no other
-        process has it to apply).
+        changed the game while this one saved, on each of :data:`TRIES` tries (then the action
+        was not applied, and no other process has it to apply).
         """
         said = None if interaction is None else str(interaction)
         if said is not None:
@@ -285,25 +291,29 @@ class GameService(GuildService):
         ask = _Ask(scope, action, version, game_id, said)
         async with self._locks.hold(scope):
             try:
-                return await self._act_twice(ask)
+                return await self._act_tries(ask)
             except (ChaosError, ConflictError) as refused:
                 if await self._applied_elsewhere(said, refused):
                     raise DuplicateActionError(DuplicateActionError.SAID) from None
                 raise
 
-    async def _act_twice(self, ask: _Ask) -> Outcome:
-        """:meth:`_act`, and once more on the game as stored if another process moved it: the
-        save found it moved (a conflict), or the engine refused the action on the copy kept
-        here, which another process has since moved (during a shard hand-over both receive
-        every interaction, so the copy of each can fall behind)."""
-        try:
-            return await self._act(ask)
-        except ConflictError:
-            log.info("%s changed in another process; reloaded to try again", ask.scope)
-        except ChaosError as refused:
-            if isinstance(refused, DuplicateActionError) or not await self._fell_behind(ask.scope):
-                raise
-            log.info("%s: refused on a copy another process had moved; reloaded", ask.scope)
+    async def _act_tries(self, ask: _Ask) -> Outcome:
+        """:meth:`_act`, and again on the game as stored while another process moved it (at
+        most :data:`TRIES` tries): the save found it moved (a conflict), or the engine refused
+        the action on the copy kept here, which another process has since moved (during a
+        shard hand-over both processes apply actions to the same games, so the copy of each
+        can fall behind)."""
+        for _ in range(TRIES - 1):
+            try:
+                return await self._act(ask)
+            except ConflictError:
+                log.info("%s changed in another process; reloaded to try again", ask.scope)
+            except ChaosError as refused:
+                if isinstance(refused, DuplicateActionError) or not await self._fell_behind(
+                    ask.scope
+                ):
+                    raise
+                log.info("%s: refused on a copy another process had moved; reloaded", ask.scope)
         try:
             return await self._act(ask)
         except ConflictError:
@@ -325,7 +335,7 @@ class GameService(GuildService):
         return True
 
     async def _applied_elsewhere(self, interaction: str | None, refused: Exception) -> bool:
-        """Whether an action refused here (by the engine, or by a second conflict) was in fact
+        """Whether an action refused here (by the engine, or by a last conflict) was in fact
         applied by another process that received the same interaction, as both do during a
         shard hand-over. There the other process's change is exactly why this one refuses
         ("already rolled", "the game changed, try again"), and whichever answer reaches
