@@ -44,9 +44,20 @@ class ConflictError(StoreError):
 
 class DuplicateActionError(ChaosError):
     """This interaction was applied already: Discord delivered it twice (to two processes
-    during a shard hand-over, say), and the second delivery must change nothing."""
+    during a shard hand-over, say), and the second delivery must change nothing.
+
+    The process that applied it answers the player; the one that gets this stays silent (see
+    docs/discord.md), so its message is for the log.
+    """
 
     SAID = "That was already done: the same command arrived twice, and counts once."
+
+
+class ClaimedError(DuplicateActionError):
+    """Another process claimed this interaction first (both received it during a shard
+    hand-over): that one carries it out, or refuses it, and answers; this one does nothing."""
+
+    SAID = "Another process has this interaction: it carries it out and answers."
 
 
 class NoGameError(ChaosError):

@@ -16,10 +16,15 @@ into :mod:`bot.engine.actions` and render the :class:`Outcome`.
 * Several processes may share one database (PostgreSQL). A game cached here may have moved on
   in another: the store's version check refuses the save (ConflictError), or the engine refuses
   the action on the old copy (checked against the stored version), and the action is tried
-  once more on the game as reloaded; a second conflict tells the player to try again.
-  An action carries the id of the interaction that asked for it, so one delivered twice (to
-  two processes during a hand-over) is applied once: the second gets DuplicateActionError,
-  also when it would otherwise refuse because of the first (the roll is made already).
+  again on the game as reloaded, up to :data:`TRIES` times in all; a conflict on the last try
+  tells the player to try again (and nothing was applied).
+  An action carries the id of the interaction that asked for it. During a shard hand-over
+  Discord delivers each interaction to both processes holding the shard: the first to
+  :meth:`~GameService.claim` it carries it out (applied or refused) and answers; the other
+  gets ClaimedError and does nothing, so it neither applies it again nor tells the player
+  something else (such as "try again" while the first is still saving it). Behind that, the
+  interaction's key in the store applies it at most once: DuplicateActionError, also when it
+  would otherwise refuse because of the first (the roll is made already).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from bot.engine.fairness import sealed
 from bot.engine.game import Game
 from bot.engine.state import Phase
 from bot.errors import (
+    ClaimedError,
     ConflictError,
     DuplicateActionError,
     GameExistsError,
@@ -62,6 +68,7 @@ from bot.tables.snapshot import Snapshot, SnapshotFile, freeze, load_snapshot, r
 from bot.tables.uploads import with_uploads
 
 __all__ = [
+    "ClaimedError",
     "ConflictError",
     "DuplicateActionError",
     "GameExistsError",
@@ -76,6 +83,12 @@ log = logging.getLogger(__name__)
 
 DAY = 86_400.0
 SNAPSHOT_CACHE = 16  # rulesets by snapshot: a handful of revisions are in play at any time
+# Tries of an action another process keeps moving the game under: during a shard hand-over
+# each of two processes applies half of a burst to the same game, and one may save between
+# the other's reload and save, again and again (a try costs one reload). Before claims, both
+# processes tried each interaction twice; the one that claims it now tries as often alone.
+TRIES = 4
+CLAIMS_REMEMBERED = 1024  # interactions claimed here: far more than are ever in flight at once
 
 
 def random_seed() -> int:
@@ -168,6 +181,25 @@ class GameService(GuildService):
         self._locks = KeyedLocks()
         self._settings: dict[str, GuildSettings] = {}
         self._boards: dict[str, BoardRecord | None] = {}
+        self._claimed: OrderedDict[str, None] = OrderedDict()
+
+    # -- interactions ------------------------------------------------------------------------
+
+    async def claim(self, interaction: str | int) -> None:
+        """Claim an interaction for this process, or raise ClaimedError if another process
+        claimed it first: that one carries it out and answers, and this one must do nothing,
+        not even refuse (see the module's notes). The front end claims before it looks at the
+        game; :meth:`start` and :meth:`act` claim again, which costs nothing once claimed
+        here. Only PostgreSQL stores claims (a SQLite file has one process)."""
+        said = str(interaction)
+        if said in self._claimed:
+            self._claimed.move_to_end(said)
+            return
+        if not await self.store.claim(said):
+            raise ClaimedError(ClaimedError.SAID)
+        self._claimed[said] = None
+        while len(self._claimed) > CLAIMS_REMEMBERED:
+            self._claimed.popitem(last=False)
 
     # -- games -----------------------------------------------------------------------------
 
@@ -193,9 +225,11 @@ class GameService(GuildService):
         id of the Discord interaction that asked (see the module's notes). Raises
         GameExistsError if a game is in progress there, NoTableError for an upload the guild
         doesn't have, and the tables' errors if the ruleset is unknown or its files (uploads
-        included) don't load together.
+        included) don't load together. ClaimedError if another process has the interaction.
         """
         said = None if interaction is None else str(interaction)
+        if said is not None:
+            await self.claim(said)
         async with self._locks.hold(scope):
             existing = await self._active(scope)
             if existing is not None:
@@ -246,32 +280,40 @@ class GameService(GuildService):
         given and the game has moved on since (or is another game: a button left over from an
         earlier game in the same channel), and the engine's ChaosError if the action isn't
         allowed. In every one of these cases nothing changes. `interaction` is the id of the
-        Discord interaction that asked: DuplicateActionError if it was applied already.
-        ConflictError if another process changed the game while this one saved, twice.
+        Discord interaction that asked: ClaimedError if another process has it,
+        DuplicateActionError if it was applied already. ConflictError if another process
+        changed the game while this one saved, on each of :data:`TRIES` tries (then the action
+        was not applied, and no other process has it to apply).
         """
         said = None if interaction is None else str(interaction)
+        if said is not None:
+            await self.claim(said)
         ask = _Ask(scope, action, version, game_id, said)
         async with self._locks.hold(scope):
             try:
-                return await self._act_twice(ask)
+                return await self._act_tries(ask)
             except (ChaosError, ConflictError) as refused:
                 if await self._applied_elsewhere(said, refused):
                     raise DuplicateActionError(DuplicateActionError.SAID) from None
                 raise
 
-    async def _act_twice(self, ask: _Ask) -> Outcome:
-        """:meth:`_act`, and once more on the game as stored if another process moved it: the
-        save found it moved (a conflict), or the engine refused the action on the copy kept
-        here, which another process has since moved (during a shard hand-over both receive
-        every interaction, so the copy of each can fall behind)."""
-        try:
-            return await self._act(ask)
-        except ConflictError:
-            log.info("%s changed in another process; reloaded to try again", ask.scope)
-        except ChaosError as refused:
-            if isinstance(refused, DuplicateActionError) or not await self._fell_behind(ask.scope):
-                raise
-            log.info("%s: refused on a copy another process had moved; reloaded", ask.scope)
+    async def _act_tries(self, ask: _Ask) -> Outcome:
+        """:meth:`_act`, and again on the game as stored while another process moved it (at
+        most :data:`TRIES` tries): the save found it moved (a conflict), or the engine refused
+        the action on the copy kept here, which another process has since moved (during a
+        shard hand-over both processes apply actions to the same games, so the copy of each
+        can fall behind)."""
+        for _ in range(TRIES - 1):
+            try:
+                return await self._act(ask)
+            except ConflictError:
+                log.info("%s changed in another process; reloaded to try again", ask.scope)
+            except ChaosError as refused:
+                if isinstance(refused, DuplicateActionError) or not await self._fell_behind(
+                    ask.scope
+                ):
+                    raise
+                log.info("%s: refused on a copy another process had moved; reloaded", ask.scope)
         try:
             return await self._act(ask)
         except ConflictError:
@@ -293,7 +335,7 @@ class GameService(GuildService):
         return True
 
     async def _applied_elsewhere(self, interaction: str | None, refused: Exception) -> bool:
-        """Whether an action refused here (by the engine, or by a second conflict) was in fact
+        """Whether an action refused here (by the engine, or by a last conflict) was in fact
         applied by another process that received the same interaction, as both do during a
         shard hand-over. There the other process's change is exactly why this one refuses
         ("already rolled", "the game changed, try again"), and whichever answer reaches

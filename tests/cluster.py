@@ -378,6 +378,34 @@ async def act(
     return body
 
 
+async def act_and_read(
+    fake: FakeDiscord,
+    where: Channel,
+    path: str,
+    options: dict[str, Any] | None = None,
+    *,
+    user: JSON,
+    within: float = ANSWER_WITHIN,
+) -> str:
+    """Run ``/path`` as `user` in a channel, and return once the player has read the answer
+    (:func:`answer_of`): after a deferral ("thinking…"), once the follow-up came. A player
+    sends the next command once they read the last one's result, so actions chained with this
+    are really one after the other, however slow the bot is (:func:`act` returns at the
+    deferral, when the action may not be carried out yet)."""
+    try:
+        payload, _ = await fake.slash(
+            path, options, user=user, channel=where.channel, timeout=within
+        )
+    except (RuntimeError, TimeoutError, ConnectionError):  # ConnectionError: its process just died
+        return UNANSWERED
+    try:
+        return await fake.recorder.wait_until(
+            lambda: None if (told := answer_of(fake, payload)) == UNANSWERED else told, within
+        )
+    except TimeoutError:
+        return UNANSWERED
+
+
 def answer_of(fake: FakeDiscord, payload: JSON) -> str:
     """What the player read for an interaction sent: DONE for a public answer (the action was
     carried out), REFUSED for a private one (nothing was), UNANSWERED when no answer came (a

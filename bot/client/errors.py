@@ -16,10 +16,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.interactions import reply
+from bot.client.interactions import ANSWERED_ALREADY, reply
 from bot.client.wording import slashed
 from bot.engine.errors import ChaosError
-from bot.errors import ConflictError, StoreError
+from bot.errors import ConflictError, DuplicateActionError, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,6 @@ APOLOGY = (
     " and trying again usually works."
 )
 MAX_MESSAGE = 1900  # Discord allows 2000 characters in a message
-ANSWERED_ALREADY = 40060  # Discord's code for a second first answer to one interaction
 
 
 def words_for(error: BaseException) -> str | None:
@@ -64,9 +63,17 @@ def _fit(text: str) -> str:
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Tell the player what went wrong, privately; log what isn't theirs to fix."""
-    message = words_for(error)
+    """Tell the player what went wrong, privately; log what isn't theirs to fix.
+
+    An interaction another process claimed or applied (two processes received it during a
+    shard hand-over) gets no answer at all from this one: the other answers it, and an answer
+    from here would be either a second message or, sent first, one that hides the real one.
+    """
     original = _original(error)
+    if isinstance(original, DuplicateActionError):
+        log.info("interaction %s is another process's to answer: %s", interaction.id, original)
+        return
+    message = words_for(error)
     if isinstance(original, StoreError) and not isinstance(original, ConflictError):
         log.error("the database failed in %s: %s", _where(interaction), original)
     if message is None:

@@ -28,6 +28,8 @@ DEFER_AFTER = 2.0
 
 _NAME_JUNK = re.compile(r"[,:#\s]+")
 _THINKING = "chaos-thinking"  # in interaction.extras: a deferred answer not yet completed
+_OURS = "chaos-ours"  # in interaction.extras: this process claimed it (see mark_ours)
+ANSWERED_ALREADY = 40060  # Discord's code for a second first answer to one interaction
 
 
 class NotInGuildError(NoGameError):
@@ -118,6 +120,13 @@ async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None
     interaction.extras[_THINKING] = "ephemeral" if ephemeral else "public"
 
 
+def mark_ours(interaction: discord.Interaction[Any]) -> None:
+    """Note that this process claimed the interaction (:meth:`bot.service.GameService.claim`):
+    any other process that received it stays silent, so this one's answer is the one the
+    player must get, even when something else answered first (see :func:`reply`)."""
+    interaction.extras[_OURS] = True
+
+
 async def reply(
     interaction: discord.Interaction[Any],
     content: str | None = None,
@@ -127,7 +136,17 @@ async def reply(
     file: discord.File | None = None,
     ephemeral: bool = False,
 ) -> None:
-    """Answer the interaction, as its first response or (once deferred) as a follow-up."""
+    """Answer the interaction, as its first response or (once deferred) as a follow-up.
+
+    If Discord refuses the first response because the interaction was answered already
+    (40060), and this process claimed it (:func:`mark_ours`), the answer goes out as a
+    follow-up instead: another process that received it too during a shard hand-over answered
+    first (it could only have deferred, or failed before its claim), and this answer is the
+    real one. Any process may send a follow-up, for 15 minutes, with the interaction's token.
+    An ephemeral answer stays ephemeral, unless the first answer was a public "thinking…",
+    which Discord's first follow-up completes as it is. Without a claim the refusal stands:
+    an unclaimed command answered by two processes must not be shown twice.
+    """
     extra: dict[str, Any] = {}
     if embeds:
         extra["embeds"] = embeds
@@ -150,9 +169,19 @@ async def reply(
             **extra,
         )
     else:
-        await interaction.response.send_message(
-            content, ephemeral=ephemeral, allowed_mentions=mentions, **extra
-        )
+        try:
+            await interaction.response.send_message(
+                content, ephemeral=ephemeral, allowed_mentions=mentions, **extra
+            )
+        except discord.HTTPException as refused:
+            if refused.code != ANSWERED_ALREADY or not interaction.extras.get(_OURS):
+                raise
+            await interaction.followup.send(
+                content or discord.utils.MISSING,
+                ephemeral=ephemeral,
+                allowed_mentions=mentions,
+                **extra,
+            )
 
 
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:

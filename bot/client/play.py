@@ -4,6 +4,11 @@ A cog only says which engine action a command means (a *builder*: who is asking 
 it stands → an :class:`~bot.engine.actions.Action`); :meth:`Play.act` does the rest: find the
 caller's permissions, run the action through the service (deferring if it gets slow), answer
 with the result embeds and the buttons for what comes next, and have the board redrawn.
+
+Before anything else, the interaction is claimed (:meth:`~bot.service.GameService.claim`).
+While a shard is handed over, two processes receive each of its interactions; the one that
+claims it first carries it out and answers (the result, or why not), and the other does nothing
+and says nothing (:func:`~bot.client.errors.report`): the player reads one answer, the real one.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from bot.client.interactions import (
     Caller,
     caller,
     guild_key,
+    mark_ours,
     reply,
     scope_of,
     within_deadline,
@@ -99,9 +105,10 @@ class Play:
     ) -> Outcome:
         scope = scope_of(interaction)
         who, settings = await self.caller(interaction)
-        outcome = await within_deadline(
-            interaction,
-            self.bot.service.start(
+
+        async def work() -> Outcome:
+            await self._claim(interaction)
+            return await self.bot.service.start(
                 scope,
                 ruleset or settings.default_ruleset,
                 host=who.id,
@@ -111,10 +118,17 @@ class Play:
                 guild=guild_key(interaction),
                 tables=tables,
                 interaction=interaction.id,
-            ),
-        )
+            )
+
+        outcome = await within_deadline(interaction, work())
         await self._answer(interaction, outcome)
         return outcome
+
+    async def _claim(self, interaction: discord.Interaction[Any]) -> None:
+        """Claim the interaction for this process (ClaimedError if another has it), first of
+        all: the game isn't even looked at by a process that will stay silent."""
+        await self.bot.service.claim(interaction.id)
+        mark_ours(interaction)
 
     async def act(
         self,
@@ -140,6 +154,7 @@ class Play:
         who, settings = await self.caller(interaction)
 
         async def work() -> Outcome:
+            await self._claim(interaction)
             current = await self.bot.service.current(scope)
             view = GameView.of(current.game.state, current.game.ruleset)
             action = build(who, view)

@@ -211,6 +211,18 @@ class Store(ABC):
         """Whether the action an interaction asked for is stored (it was applied, here or in
         another process)."""
 
+    async def claim(self, interaction: str) -> bool:
+        """Claim an interaction for this process: True if no process claimed it before, False
+        if another did (it carries the interaction out and answers it; see
+        :meth:`bot.service.GameService.claim`). Made before anything else is done for it.
+
+        A SQLite file has a single bot process, so there is nothing to claim: always True
+        (the interactions' key still applies an action at most once). PostgreSQL, shared by
+        processes that may all receive one interaction during a shard hand-over, stores the
+        claim.
+        """
+        return True
+
     @abstractmethod
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""

@@ -142,6 +142,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX interactions_game ON interactions(game_id)",
         ),
     ),
+    Migration(
+        5,
+        "claims: one process answers an interaction that several received",
+        # PostgreSQL's alone (see bot.store.pgmigrations): processes sharing a shard claim
+        # each interaction there. A SQLite file has one bot process, which has nothing to
+        # claim from; the number is kept so both backends count the same schema.
+        (),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

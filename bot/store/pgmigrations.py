@@ -3,7 +3,9 @@
 Migration *n* here makes the same tables and columns as migration *n* of
 :mod:`bot.store.migrations` (so ``chaos-referee db copy`` can move rows between them, and both
 report the same schema number); only the types are PostgreSQL's own: ``BIGINT`` ids made by an
-identity, ``BOOLEAN`` flags, ``DOUBLE PRECISION`` times.
+identity, ``BOOLEAN`` flags, ``DOUBLE PRECISION`` times. One table is PostgreSQL's alone: the
+``claims`` of migration 5, by which processes sharing a shard agree which one answers an
+interaction (a SQLite file has one process; ``db copy`` leaves claims behind).
 
 Several processes may start at once against one database. Each migration runs in its own
 transaction holding ``pg_advisory_xact_lock(MIGRATION_LOCK)``, and looks again at what has been
@@ -126,6 +128,22 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
                 created DOUBLE PRECISION NOT NULL
             )""",
             "CREATE INDEX interactions_game ON interactions(game_id)",
+        ),
+    ),
+    Migration(
+        5,
+        MIGRATIONS[4].name,
+        (
+            # The first process to insert an interaction's id carries it out and answers;
+            # any other that received it (during a shard hand-over) leaves it alone. A claim
+            # matters for seconds (Discord delivers an interaction to every session at once),
+            # so the table skips the write-ahead log: a crash of the server empties it, which
+            # only reopens the race the interactions' key still guards.
+            """CREATE UNLOGGED TABLE claims (
+                id TEXT PRIMARY KEY,
+                created TIMESTAMPTZ NOT NULL DEFAULT now()
+            )""",
+            "CREATE INDEX claims_created ON claims(created)",
         ),
     ),
 )

@@ -15,6 +15,10 @@ How the contract holds across processes:
   ConflictError, and nothing written.
 * The interaction id is a primary key, so a second delivery raises a unique violation, which is
   DuplicateActionError.
+* Before that, a process claims the interaction (:meth:`PostgresStore.claim`): the first to
+  insert its id in ``claims`` carries it out, applied or refused, and answers; another that
+  received it too (a shard hand-over) does nothing at all. Claims are unlogged and kept an
+  hour.
 * Reading a game is one statement too (its row and its log together), so it sees one committed
   state.
 * Expiry deletes snapshots no game uses; a game being created may be about to use one. Creating
@@ -43,6 +47,7 @@ from bot.tables.snapshot import Snapshot
 
 POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
+CLAIMS_KEPT = "1 hour"  # how long a claim on an interaction is kept (see PostgresStore.expire)
 
 _LOG = "(SELECT array_agg(data ORDER BY pos) FROM events WHERE game_id = g.id)"
 
@@ -181,6 +186,13 @@ class PostgresStore(PgGuildStore, Store):
     async def applied(self, interaction: str) -> bool:
         return bool(await self._rows("SELECT 1 FROM interactions WHERE id = $1", interaction))
 
+    async def claim(self, interaction: str) -> bool:
+        # One statement, committed on its own: the other process must see it at once.
+        rows = await self._rows(
+            "INSERT INTO claims (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1", interaction
+        )
+        return bool(rows)
+
     async def active_game(self, scope: str) -> StoredGame | None:
         return await self._game("WHERE scope = $1 AND active", scope)
 
@@ -219,6 +231,9 @@ class PostgresStore(PgGuildStore, Store):
         return [GameTable(r[0], r[1], r[2]) for r in rows]
 
     async def expire(self, before: float) -> list[GameRecord]:
+        # Claims are over once Discord has delivered their interaction (at once, to every
+        # session): an hour is ample, whatever `before` says about games.
+        await self._rows(f"DELETE FROM claims WHERE created < now() - interval '{CLAIMS_KEPT}'")
         async with self._write() as con:
             await con.execute("SELECT pg_advisory_xact_lock($1)", EXPIRY_LOCK)
             rows = await con.fetch(

@@ -4,7 +4,8 @@ Real ``python -m bot`` processes play on the fake Discord (:mod:`tests.cluster`)
 database is read directly (:mod:`tests.shards.ledger`): every action a player saw acknowledged
 is stored exactly once, in order, without gaps, and every game replays to the state it has.
 The same holds when a process is killed in the middle of the burst and started again, when
-two processes hold one shard during a hand-over (both receive every interaction), and when
+two processes hold one shard during a hand-over (both receive every interaction; the one that
+claims it answers, once), and when
 the bot is re-sharded from 4 shards over two processes to 6 over three between runs.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 from collections.abc import Sequence
@@ -19,15 +21,17 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.engine import actions as a
-from bot.errors import ConflictError, DuplicateActionError
+from bot.errors import ClaimedError, ConflictError, DuplicateActionError
 from tests.cluster import (
     DONE,
+    POLL,
     REFUSED,
     UNANSWERED,
     BotProcess,
     Channel,
     Cluster,
     act,
+    act_and_read,
     add_channels,
     answer_of,
     finished,
@@ -36,6 +40,7 @@ from tests.e2e.table import seed_where, text_of
 from tests.fakediscord.payloads import shard_of
 from tests.fakediscord.schema import JSON
 from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.world import LOADING
 from tests.shards.ledger import check_ledger, command_of, count, read_ledger, replayed
 
 SHARDS = 6
@@ -74,18 +79,18 @@ async def set_up(fake: FakeDiscord, channels: Sequence[Channel]) -> None:
 
     async def one(where: Channel) -> None:
         options = {"ruleset": "classic", "life": LIFE, "seed": SEED}
-        await act(fake, where, "game start", options, user=fake.owner)
-        await act(fake, where, "game join", user=fake.player)
-        await act(fake, where, "game begin", user=fake.owner)
+        await act_and_read(fake, where, "game start", options, user=fake.owner)
+        await act_and_read(fake, where, "game join", user=fake.player)
+        await act_and_read(fake, where, "game begin", user=fake.owner)
 
     await asyncio.gather(*(one(where) for where in channels))
 
 
 async def play_round(fake: FakeDiscord, where: Channel) -> None:
     """The referee (the owner, who may manage every server) makes the turn's roll, then ends
-    the turn, whoever's turn it is."""
-    await act(fake, where, "chaos roll", user=fake.owner)
-    await act(fake, where, "turn next", {"override": True}, user=fake.owner)
+    the turn, whoever's turn it is (each once the one before was answered)."""
+    await act_and_read(fake, where, "chaos roll", user=fake.owner)
+    await act_and_read(fake, where, "turn next", {"override": True}, user=fake.owner)
 
 
 async def burst(
@@ -192,9 +197,9 @@ async def play_on(fake: FakeDiscord, channels: Sequence[Channel]) -> list[str]:
     sent_before = set(fake.interactions)
 
     async def one(where: Channel) -> None:
-        await act(fake, where, "turn next", {"override": True}, user=fake.owner)
-        await act(fake, where, "chaos roll", user=fake.owner)
-        await act(fake, where, "life gain", {"amount": 1}, user=fake.player)
+        await act_and_read(fake, where, "turn next", {"override": True}, user=fake.owner)
+        await act_and_read(fake, where, "chaos roll", user=fake.owner)
+        await act_and_read(fake, where, "life gain", {"amount": 1}, user=fake.player)
 
     await asyncio.gather(*(one(where) for where in channels))
     return [i for i in fake.interactions if i not in sent_before]
@@ -253,39 +258,57 @@ def test_a_process_killed_mid_burst_loses_nothing_acknowledged_and_its_games_pla
 
 
 HANDOVER_GAINS = 20
+SILENT = re.compile(r"interaction (\d+) is another process's to answer")
 
 
 def callbacks(fake: FakeDiscord, interaction: str) -> list[int]:
-    """The statuses the fake gave the first answers sent for an interaction, sorted."""
-    return sorted(c.status for c in fake.calls_to(f"POST /interactions/{interaction}/*/callback"))
+    """The statuses the fake gave the first answers sent for an interaction, in order."""
+    return [c.status for c in fake.calls_to(f"POST /interactions/{interaction}/*/callback")]
 
 
-async def answered_twice(fake: FakeDiscord, ids: Sequence[str]) -> None:
-    """Until each of `ids` has had a first answer from two processes (Discord keeps one)."""
+async def all_answered(fake: FakeDiscord, ids: Sequence[str]) -> None:
+    """Until the player has read an answer to each of `ids` (a deferred one completed)."""
     await fake.recorder.wait_until(
-        lambda: True if all(len(callbacks(fake, i)) >= 2 for i in ids) else None, BURST_WITHIN
+        lambda: (
+            True if all(answer_of(fake, fake.interactions[i]) != UNANSWERED for i in ids) else None
+        ),
+        BURST_WITHIN,
     )
 
 
-async def read_answers(fake: FakeDiscord, ids: Sequence[str]) -> dict[str, str]:
-    """What each player read (the text), for interactions answered by several processes."""
-    out = {}
-    for i in ids:
-        payload = fake.interactions[i]
-        first = fake.callbacks[i]
-        if first["type"] == 5:
-            followups = fake.calls_to(f"POST /webhooks/*/{payload['token']}")
-            out[i] = text_of({"data": next(c.json for c in followups if c.status == 200)})
-        else:
-            out[i] = text_of(first)
-    return out
+def left_alone(bots: Sequence[BotProcess], ids: Sequence[str]) -> dict[str, int]:
+    """Once every one of `ids` has been left to the other process by one of `bots` (as its
+    log says), how many each left; fails after BURST_WITHIN."""
+    deadline = time.monotonic() + BURST_WITHIN
+    while True:
+        silent = [set(SILENT.findall(bot.log())) for bot in bots]
+        if set(ids) <= set().union(*silent) or time.monotonic() > deadline:
+            break
+        time.sleep(POLL)
+    missing = set(ids) - set().union(*silent)
+    assert not missing, f"{len(missing)} interactions reached one process only"
+    assert not silent[0] & silent[1], "an interaction left alone by both processes"
+    return {repr(bot): len(ids_) for bot, ids_ in zip(bots, silent, strict=True)}
 
 
-def test_two_processes_holding_one_shard_during_a_hand_over_apply_each_interaction_once(
+async def read_answers(fake: FakeDiscord, ids: Sequence[str]) -> dict[str, list[JSON]]:
+    """The messages a player was shown for each of `ids` (a completed "thinking…" is one)."""
+    shown: dict[str, list[JSON]] = {i: [] for i in ids}
+    for message in fake.messages.values():
+        asked = (message.get("interaction_metadata") or {}).get("id")
+        if asked in shown:
+            shown[asked].append(message)
+    return shown
+
+
+def test_two_processes_holding_one_shard_during_a_hand_over_answer_each_interaction_once(
     tmp_path: Path, postgres_url: str
 ) -> None:
     """Discord sends a shard's interactions to every session holding it: while the new
-    process for shard 1 has connected and the old one hasn't let go, both get each one."""
+    process for shard 1 has connected and the old one hasn't let go, both get each one. The
+    first to claim an interaction carries it out and answers; the other leaves it alone. So
+    the player reads one answer, the real one: never "already done", never a "try again" for
+    something that was applied, and each answer is what is stored."""
     with Cluster(tmp_path, postgres_url) as cluster:
         fake = cluster.fake
         moving = add_channels(fake, 2, guilds_per_shard=2, channels_per_guild=1)
@@ -307,8 +330,9 @@ def test_two_processes_holding_one_shard_during_a_hand_over_apply_each_interacti
         during = [i for i in fake.interactions if i not in before]
         moved = {c.guild for c in moving}
         doubled = [i for i in during if fake.interactions[i]["guild_id"] in moved]
-        cluster.call(answered_twice(fake, doubled), BURST_WITHIN + 1)
-        texts = cluster.call(read_answers(fake, during))
+        cluster.call(all_answered(fake, during), BURST_WITHIN + 1)
+        silent = left_alone([old, new], doubled)
+        shown = cluster.call(read_answers(fake, during))
         statuses = {i: callbacks(fake, i) for i in during}
         old.stop()  # the hand-over is over: shard 1 is the new process's alone
         cluster.wait_gone(old)
@@ -316,36 +340,52 @@ def test_two_processes_holding_one_shard_during_a_hand_over_apply_each_interacti
         sent = cluster.call(answers(fake))
         logs = [old.log(), new.stop()]
 
+    # One message per interaction, complete: the one real answer, from whichever claimed it.
     for i in during:
-        if i in doubled:  # both processes answered it; Discord took the first answer only
-            assert statuses[i][0] == 200, statuses[i]
-            assert set(statuses[i][1:]) == {400}, statuses[i]
-        else:  # shard 0 stayed with the old process alone
-            assert statuses[i] == [200]
-    # What a player read: the result; or, when the process that didn't apply it answered
-    # first, that it counts once; or (that process gave up on two conflicts before the other
-    # had saved it, see GameService.act) the request to try again.
-    duplicates = [i for i in during if texts[i] == DuplicateActionError.SAID]
+        assert len(shown[i]) == 1, [text_of({"data": m}) for m in shown[i]]
+        assert not shown[i][0]["flags"] & LOADING
+    # The process left out answers nothing; only if it had deferred ("thinking…") before its
+    # claim failed is the real answer a follow-up completing that message.
+    followed_up = [i for i in doubled if statuses[i] == [200, 400]]
+    assert all(statuses[i] == [200] for i in during if i not in followed_up), statuses
+    texts = {i: text_of({"data": shown[i][0]}) for i in during}
+    assert not {t for t in texts.values() if t in (DuplicateActionError.SAID, ClaimedError.SAID)}
+    # "Try again" only from the process that had the interaction, lost every try to the other's
+    # saves of other actions, and so applied nothing (check_ledger: refused, not stored).
     raced = [i for i in during if texts[i] == ConflictError.RETRY]
-    odd = {texts[i] for i in during if sent[i][1] != DONE} - {texts[i] for i in duplicates + raced}
-    assert not odd, odd
+    # A round's refusal that follows a 'try again' in the same chain is its consequence (a
+    # roll after a next turn that wasn't made: "already rolled this turn"), true as well.
+    after_raced = set()
+    for run in chains(sent):
+        for n, j in enumerate(run):
+            if any(k in raced for k in run[:n]) and sent[j][1] == REFUSED:
+                after_raced.add(j)
+    odd = [
+        i
+        for i in during
+        if sent[i][1] != DONE and texts[i] != ConflictError.RETRY and i not in after_raced
+    ]
+    assert not odd, [
+        [(command_of(sent[j][0]), texts[j][:60]) for j in run if j in during]
+        for run in chains(sent)
+        if set(run) & set(odd)
+    ]
     assert all(sent[i][1] == DONE for i in after)
-    # Whatever was read, each interaction both processes received is stored exactly once.
-    told = {i: (p, DONE if i in doubled else answer) for i, (p, answer) in sent.items()}
-    # A 'try again' came before the action was saved: what was sent after it may be saved first.
-    runs = [[i for i in run if i not in raced] for run in chains(told)]
     ledger = asyncio.run(read_ledger(postgres_url))
-    check_ledger(ledger, told, in_order=runs)
+    assert not [i for i in raced if i in ledger.interactions]
+    check_ledger(ledger, sent, in_order=chains(sent))
     games = asyncio.run(replayed(postgres_url))
     for where in moving + staying:
         game = games[where.scope]
-        assert count(game.actions, name="life") == HANDOVER_GAINS + (where in moving)
-        assert game.state.turn == 1 + ROUNDS + (where in moving)
+        done = [p for p, told in sent.values() if told == DONE and p["channel_id"] == where.channel]
+        assert count(game.actions, name="life") == sum(command_of(p) == "life gain" for p in done)
+        assert game.state.turn == 1 + sum(command_of(p) == "turn next" for p in done)
     for log in logs:
         assert "Traceback" not in log, log
     print(
-        f"{len(doubled)} interactions to both processes; answered first by the one that didn't"
-        f" apply it: {len(duplicates)} with 'already done', {len(raced)} with 'try again'"
+        f"{len(doubled)} interactions to both processes, each left alone by one of them"
+        f" ({silent}); {len(followed_up)} answered by a follow-up after the other's deferral;"
+        f" {len(raced)} 'try again' (not applied), {len(after_raced)} refusals following one"
     )
 
 
