@@ -371,11 +371,24 @@ async def act(
     """Run ``/path`` as `user` in a channel; the first answer, or None when there was none
     (no process held the channel's shard, or none answered within `within`). What the
     player finally read is :func:`answer_of`'s business."""
+    sent = await _send(fake, where, path, options, user=user, within=within)
+    return None if sent is None else sent[1]
+
+
+async def _send(
+    fake: FakeDiscord,
+    where: Channel,
+    path: str,
+    options: dict[str, Any] | None,
+    *,
+    user: JSON,
+    within: float,
+) -> tuple[JSON, JSON] | None:
+    """The interaction sent and its first answer, or None when none came."""
     try:
-        _, body = await fake.slash(path, options, user=user, channel=where.channel, timeout=within)
+        return await fake.slash(path, options, user=user, channel=where.channel, timeout=within)
     except (RuntimeError, TimeoutError, ConnectionError):  # ConnectionError: its process just died
         return None
-    return body
 
 
 async def act_and_read(
@@ -392,12 +405,10 @@ async def act_and_read(
     sends the next command once they read the last one's result, so actions chained with this
     are really one after the other, however slow the bot is (:func:`act` returns at the
     deferral, when the action may not be carried out yet)."""
-    try:
-        payload, _ = await fake.slash(
-            path, options, user=user, channel=where.channel, timeout=within
-        )
-    except (RuntimeError, TimeoutError, ConnectionError):  # ConnectionError: its process just died
+    sent = await _send(fake, where, path, options, user=user, within=within)
+    if sent is None:
         return UNANSWERED
+    payload = sent[0]
     try:
         return await fake.recorder.wait_until(
             lambda: None if (told := answer_of(fake, payload)) == UNANSWERED else told, within
