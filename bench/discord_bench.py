@@ -245,12 +245,21 @@ async def burst(
     return wall, firsts, answers, sum(refused(body) for body in bodies)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, folder: Path) -> AsyncIterator[None]:
+async def bot_process(
+    fake: FakeDiscord, folder: Path, profile: Path | None = None
+) -> AsyncIterator[int]:
     """The bot as a host runs it (``python -m bot``, its own process and core) against `fake`.
 
     Discord and the bot don't share a CPU in real life; in one process the fake's half of every
-    request would be billed to the bot's event loop.
+    request would be billed to the bot's event loop. With `profile`, the bot runs under
+    cProfile and leaves its statistics there (read them with ``python -m pstats``).
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CHAOS_"))}
     env.update(
@@ -261,15 +270,17 @@ async def bot_process(fake: FakeDiscord, folder: Path) -> AsyncIterator[None]:
         CHAOS_DEV_GUILD_ID=fake.guild_id,
         CHAOS_LOG_LEVEL="WARNING",
     )
+    profiling = [] if profile is None else ["-m", "cProfile", "-o", str(profile.resolve())]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=folder, env=env, stdin=asyncio.subprocess.DEVNULL
-    )
+        sys.executable, *profiling, "-m", "bot", cwd=folder, env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
     try:
         async with asyncio.timeout(30):  # connected, and its commands synced to the guild
             while not (fake.identifies and fake.guild_commands.get(fake.guild_id)):
                 await asyncio.sleep(0.05)
         await asyncio.sleep(0.5)  # past discord.py's wait for the guild before on_ready
-        yield
+        yield process.pid
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -307,9 +318,11 @@ async def main(args: argparse.Namespace) -> bool:
         async with FakeDiscord() as fake:
             channels = [fake.channel_id]
             channels += [fake.add_channel(f"table-{n}") for n in range(1, args.channels)]
-            async with bot_process(fake, folder):
+            async with bot_process(fake, folder, args.profile) as pid:
                 await open_games(fake, None, channels)
+                bot_cpu, fake_cpu = cpu_seconds(pid), time.process_time()
                 wall, firsts, answers, refusals = await burst(fake, channels, args.burst)
+                bot_cpu, fake_cpu = cpu_seconds(pid) - bot_cpu, time.process_time() - fake_cpu
 
     ping, roll, bare, disk = times["ping"], times["chaos roll"], times["floor"], times["disk"]
     ratio = statistics.median(roll) / statistics.median(ping)
@@ -343,6 +356,10 @@ async def main(args: argparse.Namespace) -> bool:
         f" {max(answers):.2f} s, {deferred} deferred, {late} later than {GOAL_BURST_S:.0f} s,"
         f" {refusals} refused  (goal: every result within {GOAL_BURST_S:.0f} s)"
     )
+    print(
+        f"  CPU in the burst (and its quiet second after): the bot's process {bot_cpu:.2f} s,"
+        f" the fake Discord's {fake_cpu:.2f} s"
+    )
     start = statistics.median(start_times)
     print(
         f"Start to ready: median {start * 1e3:.0f} ms of {len(start_times)}"
@@ -365,6 +382,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--channels", type=int, default=100, help="channels (games) for it")
     parser.add_argument("--dir", default=None, help="where the databases go (a temp folder)")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a goal is missed")
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="cProfile the bot's process in the burst to FILE"
+    )
     return parser.parse_args(argv)
 
 

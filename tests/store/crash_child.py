@@ -1,15 +1,18 @@
-"""A game played as fast as it goes against a database file, until someone kills the process.
+"""Games played as fast as they go against a database file, until someone kills the process.
 
 ``test_crash.py`` runs this with ``sys.executable`` and kills it with SIGKILL at random moments::
 
-    python tests/store/crash_child.py DB SCOPE
+    python tests/store/crash_child.py DB SCOPE [TABLES]
 
-DB is a SQLite file or a PostgreSQL URL.
+DB is a SQLite file or a PostgreSQL URL. TABLES games (1 unless given) are played at once, in
+scopes ``SCOPE:0``, ``SCOPE:1``, …, so their saves are committed together, in batches (see
+``Database._drain``): a kill lands inside a batch as often as inside a save.
 
 It plays through the service, like any front end: three players join, the game begins, and
 every turn has its chaos roll, its choices and a life change; after ``MAX_ACTIONS`` actions the
 host ends the game and a new one starts in the same scope. After each action is acknowledged
-(the service returned, so the action is committed) it prints ``GAME_ID VERSION`` and flushes.
+(the service returned, so the action is committed) it prints ``GAME_ID VERSION`` and flushes,
+and on SQLite ``batch N`` whenever a batch of N > 1 saves was committed since.
 """
 
 from __future__ import annotations
@@ -67,16 +70,27 @@ async def step(service: GameService, scope: str) -> list[Outcome]:
     return [*acknowledged, outcome]
 
 
+def scopes(scope: str, tables: int) -> list[str]:
+    """The scopes of `tables` games played at once under the name `scope`."""
+    return [f"{scope}:{n}" for n in range(tables)]
+
+
 async def play(service: GameService, scope: str) -> None:
+    batches = getattr(service.store, "batches", None)
     while True:
         for outcome in await step(service, scope):
             print(outcome.game_id, outcome.version, flush=True)
+        if batches:
+            print("batch", max(batches), flush=True)
+            batches.clear()
 
 
-async def main(db: str, scope: str) -> None:
+async def main(db: str, scope: str, tables: int) -> None:
     async with open_service(db) as service:
-        await play(service, scope)
+        if hasattr(service.store, "batches"):
+            service.store.batches = []
+        await asyncio.gather(*(play(service, s) for s in scopes(scope, tables)))
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))

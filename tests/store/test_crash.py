@@ -30,23 +30,25 @@ from bot.engine.model import Ruleset
 from bot.service import GameService
 from bot.store import Store
 from bot.tables.snapshot import load_snapshot
-from tests.store.crash_child import step
+from tests.store.crash_child import scopes, step
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).resolve().parents[2]
 SCOPE = "console:crash"
+TABLES = 4  # games played at once: their saves share batches, and so do the kills
 KILLS = 60
 SEED = 20261122
 MAX_DELAY = 0.08  # seconds after the child's first acknowledgement: up to ~80 actions
 
 
-def run_child(db: Path | str, delay: float, log: Path) -> dict[int, int]:
+def run_child(db: Path | str, delay: float, log: Path) -> tuple[dict[int, int], int]:
     """Start the child, kill it `delay` seconds after its first acknowledgement, and return
-    the last version acknowledged for each game id it printed.
+    the last version acknowledged for each game id it printed, and the largest batch it said
+    it committed.
     """
     with log.open("ab") as errors:
         child = subprocess.Popen(
-            [sys.executable, str(CHILD), str(db), SCOPE],
+            [sys.executable, str(CHILD), str(db), SCOPE, str(TABLES)],
             stdout=subprocess.PIPE,
             stderr=errors,
             cwd=ROOT,
@@ -61,10 +63,14 @@ def run_child(db: Path | str, delay: float, log: Path) -> dict[int, int]:
     child.stdout.close()
     assert child.returncode == -signal.SIGKILL, log.read_text()[-2000:]
     acked: dict[int, int] = {}
+    batch = 0
     for line in (first + rest).decode().split("\n")[:-1]:  # the last piece may be cut short
+        if line.startswith("batch "):
+            batch = max(batch, int(line.split()[1]))
+            continue
         game_id, version = map(int, line.split())
         acked[game_id] = max(acked.get(game_id, 0), version)
-    return acked
+    return acked, batch
 
 
 def plain(events: list[Event]) -> list[Event]:
@@ -105,10 +111,9 @@ async def check(db: Path | str, acked: dict[int, int], rulesets: dict[str, Rules
     if isinstance(db, str):
         await settled(db)
     async with Store.connect(db) as store:
-        latest = await store.latest_game(SCOPE)
-        assert latest is not None
-        # The scope's latest game too: the kill may have come right after it was created.
-        for game_id in {*acked, latest.record.id}:
+        latests = [await store.latest_game(scope) for scope in scopes(SCOPE, TABLES)]
+        # The scopes' latest games too: the kill may have come right after one was created.
+        for game_id in {*acked, *(latest.record.id for latest in latests if latest)}:
             version = acked.get(game_id, 0)
             stored = await store.game(game_id)
             assert stored is not None, f"game {game_id} is gone"
@@ -124,11 +129,14 @@ async def check(db: Path | str, acked: dict[int, int], rulesets: dict[str, Rules
             again = Game.replay(ruleset, game.actions)
             assert plain(again.events) == stored.events, f"game {game_id}: a half-applied action"
             assert again.state == fold(stored.events) == game.state
-        after = (await step(GameService(store), SCOPE))[-1]
-        if after.game_id == latest.record.id:
-            assert after.version == latest.record.version + 1
-        else:  # the last game had ended: a new one started
-            assert not latest.record.active
+        for scope, latest in zip(scopes(SCOPE, TABLES), latests, strict=True):
+            after = (await step(GameService(store), scope))[-1]
+            if latest is None:  # killed before this table's first game was saved
+                assert after.version == 1
+            elif after.game_id == latest.record.id:
+                assert after.version == latest.record.version + 1
+            else:  # the last game had ended: a new one started
+                assert not latest.record.active
     return unacknowledged
 
 
@@ -142,13 +150,20 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(
     rulesets: dict[str, Ruleset] = {}
     games: set[int] = set()
     unacknowledged = 0
+    batch = 0
     for _ in range(KILLS):
-        acked = run_child(db, rng.uniform(0, MAX_DELAY), log)
+        acked, largest = run_child(db, rng.uniform(0, MAX_DELAY), log)
         games.update(acked)
+        batch = max(batch, largest)
         unacknowledged += asyncio.run(check(db, acked, rulesets))
+    if not isinstance(db, str):  # SQLite commits the tables' saves together, in batches
+        assert batch > 1
     # The kills were spread over the games: several started and ended along the way...
     assert len(games) >= 3
     # ...and some landed inside an action's write path, after its commit and before the
     # child could print it (about a third of them do; none would mean the kills miss it).
     assert unacknowledged >= 1
-    print(f"{KILLS} kills, {len(games)} games, {unacknowledged} committed but unacknowledged")
+    print(
+        f"{KILLS} kills, {len(games)} games, {unacknowledged} committed but unacknowledged,"
+        f" batches of up to {batch}"
+    )

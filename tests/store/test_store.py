@@ -98,7 +98,8 @@ async def test_appending_checks_the_stored_version(database: Path | str) -> None
 @aio
 async def test_an_action_is_saved_whole_on_the_connection_thread(tmp_path: Path) -> None:
     """SQLite: an action's statements run together on aiosqlite's thread, from BEGIN IMMEDIATE
-    to COMMIT (or ROLLBACK, on a conflict), and are on disk when the call returns."""
+    to COMMIT (rolled back to its savepoint on a conflict), and are on disk when the call
+    returns."""
     game, snapshot = new_game()
     traced: list[tuple[str, int]] = []
     async with SQLiteStore.connect(tmp_path / "db") as store:
@@ -113,16 +114,23 @@ async def test_an_action_is_saved_whole_on_the_connection_thread(tmp_path: Path)
         with pytest.raises(ConflictError):
             await store.append_events(record, events, first=first, now=NOW, interaction="i2")
         saves = traced[:]  # (and not the statements of closing)
+        # Each save is a batch of its own here (one at a time), in a SAVEPOINT of the
+        # writer's transaction: the conflict rolls back to it, and the empty batch commits.
         assert [sql for sql, _ in saves] == [
             "BEGIN IMMEDIATE",
+            "SAVEPOINT save",
             "INSERT INTO interactions",
             "UPDATE games SET",
             *["INSERT INTO events"] * len(events),
+            "RELEASE save",
             "COMMIT",
             "BEGIN IMMEDIATE",
+            "SAVEPOINT save",
             "INSERT INTO interactions",
             "UPDATE games SET",
-            "ROLLBACK",
+            "ROLLBACK TO save",
+            "RELEASE save",
+            "COMMIT",
         ]
         threads = {thread for _, thread in saves}
         assert threads == {store._db._thread.ident}

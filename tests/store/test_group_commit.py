@@ -1,0 +1,152 @@
+"""Group commit: saves that arrive together are committed together, each whole or not at all.
+
+The writer (``Database._drain``) takes every save queued at that moment into one transaction
+with one fsync, a SAVEPOINT each. These tests queue saves in the same turn of the event loop,
+so they land in one batch, and check what each caller is told and what the file keeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Game, Join
+from bot.errors import ConflictError, DuplicateActionError
+from bot.store import GameRecord, SQLiteStore, Store
+from tests.store.helpers import aio
+from tests.store.test_store import NOW, create, new_game
+
+
+async def games(store: Store, count: int) -> list[tuple[GameRecord, Game]]:
+    """`count` games in scopes s0, s1, …, each just started."""
+    made = []
+    for n in range(count):
+        game, snapshot = new_game(seed=n)
+        made.append((await create(store, f"s{n}", game, snapshot), game))
+    return made
+
+
+async def join(
+    store: Store, record: GameRecord, game: Game, who: str, interaction: str | None = None
+) -> GameRecord:
+    first = len(game.events)
+    events = game.act(Join(actor=who, player_name=who.title()))
+    return await store.append_events(
+        record, events, first=first, now=NOW + 1, interaction=interaction
+    )
+
+
+@aio
+async def test_saves_that_arrive_together_are_committed_in_one_batch(tmp_path: Path) -> None:
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
+        made = await games(store, 20)
+        store.batches = []
+        saved = await asyncio.gather(*(join(store, r, g, "bob") for r, g in made))
+        assert [r.version for r in saved] == [2] * 20
+        assert store.batches == [20]  # one transaction, one fsync, for all twenty
+        commits: list[str] = []
+        await store._db.set_trace_callback(
+            lambda sql: commits.append(sql) if sql == "COMMIT" else None
+        )
+        await asyncio.gather(
+            *(join(store, r, g, "cy") for r, g in zip(saved, [g for _, g in made], strict=True))
+        )
+        assert commits == ["COMMIT"]
+    async with Store.connect(tmp_path / "db") as again:  # all of it is on disk
+        for record, game in made:
+            stored = await again.game(record.id)
+            assert stored is not None
+            assert stored.record.version == 3
+            assert stored.events == game.events
+
+
+@aio
+async def test_a_save_that_fails_in_a_batch_takes_only_itself_back(database: Path | str) -> None:
+    """A version conflict and a duplicate interaction in the middle of a burst: those two are
+    refused and leave no trace; every other save of the same moment is kept."""
+    async with Store.connect(database) as store:
+        made = await games(store, 6)
+        stale, _ = made[2]
+        moved = await join(store, stale, made[2][1], "bob", interaction="first")
+        made[2] = (stale, made[2][1])  # this caller still holds the old record: a conflict
+        replay = made[4]  # and this one repeats an interaction already stored
+        results = await asyncio.gather(
+            *(
+                join(store, r, g, "dee", interaction="first" if r is replay[0] else f"i{n}")
+                for n, (r, g) in enumerate(made)
+            ),
+            return_exceptions=True,
+        )
+        assert isinstance(results[2], ConflictError)
+        assert isinstance(results[4], DuplicateActionError)
+        for n in (0, 1, 3, 5):
+            assert isinstance(results[n], GameRecord), results[n]
+            stored = await store.game(made[n][0].id)
+            assert stored is not None
+            assert stored.record.version == 2
+            assert stored.events == made[n][1].events
+        assert await store.version(stale.id) == moved.version  # the conflict added nothing
+        assert await store.version(replay[0].id) == 1  # nor did the duplicate
+        assert await store.applied("i0")
+        assert not await store.applied("i2")
+
+
+@aio
+async def test_nobody_hears_saved_before_the_batch_commits(tmp_path: Path) -> None:
+    """When the batch's COMMIT fails, every save in it is told so, even those whose own
+    statements went through: an answer is only given for what is on disk.
+
+    A deferred foreign key, checked only at COMMIT, makes this batch's COMMIT fail."""
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
+        made = await games(store, 3)
+
+        def orphan(db: sqlite3.Connection) -> None:
+            db.execute("PRAGMA defer_foreign_keys = ON")
+            db.execute("INSERT INTO events (game_id, pos, action, data) VALUES (999, 0, 0, '{}')")
+
+        store.batches = []
+        results = await asyncio.gather(
+            join(store, *made[0], "bob"),
+            store._transact(orphan),
+            join(store, *made[1], "bob"),
+            return_exceptions=True,
+        )
+        assert store.batches == []  # nothing was committed
+        assert all(isinstance(r, sqlite3.IntegrityError) for r in results), results
+        assert [await store.version(r.id) for r, _ in made] == [1, 1, 1]
+        # The connection is whole again: the next save goes through.
+        game, snapshot = new_game(seed=9)
+        record = await create(store, "after", game, snapshot)
+        assert (await join(store, record, game, "bob")).version == 2
+
+
+@aio
+async def test_a_save_cancelled_in_the_queue_is_never_run(tmp_path: Path) -> None:
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
+        made = await games(store, 2)
+        first = asyncio.create_task(join(store, *made[0], "bob"))
+        second = asyncio.create_task(join(store, *made[1], "bob"))
+        await asyncio.sleep(0)  # both queued; the writer hasn't taken them yet
+        second.cancel()
+        assert (await first).version == 2
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        assert await store.version(made[1][0].id) == 1
+
+
+@aio
+async def test_what_was_queued_before_closing_is_saved(tmp_path: Path) -> None:
+    store = await SQLiteStore.open(tmp_path / "db")
+    made = await games(store, 5)
+    saves = [asyncio.create_task(join(store, r, g, "bob")) for r, g in made]
+    await asyncio.sleep(0)
+    await store.close()
+    assert [(await s).version for s in saves] == [2] * 5
+    async with Store.connect(tmp_path / "db") as again:
+        assert [await again.version(r.id) for r, _ in made] == [2] * 5
