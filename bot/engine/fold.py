@@ -104,7 +104,7 @@ def apply(state: GameState, event: Event) -> None:
                 )
             )
         case "countered":
-            countered = state.item(event["item"])
+            countered = state.writable_item(event["item"])
             countered.live = not event["countered"]
             # What follows is recorded afresh: what the counter takes back, or (when the
             # counter is countered) what the item does again.

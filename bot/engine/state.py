@@ -6,7 +6,6 @@ state from its events (see :mod:`bot.engine.fold`).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -14,7 +13,7 @@ from bot.engine.model import PlayerId
 from bot.engine.stack import ActiveEffect as ActiveEffect
 from bot.engine.stack import Outcome as Outcome
 from bot.engine.stack import StackItem as StackItem
-from bot.engine.stack import item_copy
+from bot.engine.stack import shallow, writable
 
 
 class Phase(StrEnum):
@@ -126,14 +125,17 @@ class GameState:
 
         Much faster than ``copy.deepcopy``: everything an event can change is copied, and what
         never changes once made (events, effects, middle cards, a pending choice) is shared.
+        The stack's items are shared too, and copied when an event changes one
+        (:func:`~bot.engine.stack.writable`): an extra roll would otherwise copy every roll
+        made this turn.
         """
-        clone = copy.copy(self)
+        clone = shallow(self)
         clone.players = {pid: _player_copy(p) for pid, p in self.players.items()}
         clone.order = list(self.order)
         clone.extra_queue = list(self.extra_queue)
         clone.skips = dict(self.skips)
         clone.effects = dict(self.effects)
-        clone.stack = [item_copy(item) for item in self.stack]
+        clone.stack = list(self.stack)
         clone.decks = {
             d: DeckState(list(p.draw), list(p.discard), list(p.looking))
             for d, p in self.decks.items()
@@ -162,7 +164,12 @@ class GameState:
         return None
 
     def item(self, item_id: int) -> StackItem:
+        """A stack item by id, to read (to change one: :meth:`writable_item`)."""
         return next(item for item in self.stack if item.id == item_id)
+
+    def writable_item(self, item_id: int) -> StackItem:
+        """A stack item by id, to change: this state's own copy of it."""
+        return writable(self.stack, item_id)
 
     def turn_roll(self) -> StackItem | None:
         """This turn's chaos roll (or card) on the stack, countered or not; None before it."""
@@ -177,6 +184,6 @@ class GameState:
 # dataclasses.replace walks the fields by name on every call; a state copy makes one per
 # player and stack item on every action, so these copy the instance dict instead.
 def _player_copy(player: Player) -> Player:
-    clone = copy.copy(player)
+    clone = shallow(player)
     clone.tokens = dict(player.tokens)
     return clone

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from bot.engine import events as ev
@@ -40,10 +41,17 @@ _SKIPPED = {
 
 def wrap(text: str, indent: str, width: int = WIDTH) -> list[str]:
     """Text from a table, wrapped to `width` with every line under `indent`."""
+    return list(_wrapped(text, indent, width))
+
+
+# Wrapping is the dearest part of drawing an answer or a board (textwrap splits and measures
+# every word), and the texts are a table's entries and effects: the same few, again and again.
+@lru_cache(maxsize=2048)
+def _wrapped(text: str, indent: str, width: int) -> tuple[str, ...]:
     lines = textwrap.wrap(
         text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
     )
-    return lines or [indent]
+    return tuple(lines) or (indent,)
 
 
 def lasts(kind: str, turns: int, owner: str | None, names: Names) -> str:

@@ -6,6 +6,7 @@ the names once from a game's log and ruleset, so each event can be written in pl
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -31,44 +32,26 @@ class Names:
 
     @classmethod
     def of(cls, game: Game) -> Names:
-        """Every name the game's log has ever used (players who left included)."""
-        return cls.collect(game.events, game.ruleset)
+        """Every name the game's log has ever used (players who left included).
+
+        A log only grows, and every answer and board of a game asks for its names again: so
+        what was collected from a game's log is kept (as long as the game is) and only the
+        events logged since are read, instead of the whole log on every action.
+        """
+        kept = _COLLECTED.get(game)
+        events = game.events
+        if kept is None or kept[0] is not events or kept[1] > len(events):
+            kept = (events, 0, _Collector())
+        collector = kept[2]
+        collector.feed(events[kept[1] :])
+        _COLLECTED[game] = (events, len(events), collector)
+        return collector.names(game.ruleset)
 
     @classmethod
     def collect(cls, events: Iterable[Event], ruleset: Ruleset | None = None) -> Names:
-        players: dict[str, str] = {}
-        effects: dict[int, str] = {}
-        middle: dict[int, str] = {}
-        items: dict[int, str] = {}
-        options: dict[str, str] = {}
-        actions: dict[int, Json] = {}
-        offers: dict[int, tuple[str, ...]] = {}
-        for event in events:
-            match event["type"]:
-                case "game_started":
-                    players[event["host"]] = event["name"]
-                case "player_joined":
-                    players[event["player"]] = event["name"]
-                case "effect_started":
-                    effects[event["id"]] = event["name"]
-                case "middle_added":
-                    middle[event["card"]] = event["name"]
-                case "roll":
-                    items.setdefault(event["id"], event["entry"]["name"])
-                case "stack" if event["kind"] in _TOKEN_PLAYS:
-                    # A counter or fork has no entry: it is called after who played it, so
-                    # countering it says what was countered.
-                    who = players.get(event["player"], event["player"])
-                    items[event["item"]] = f"({who}'s {_TOKEN_PLAYS[event['kind']]})"
-                case "choice_offered":
-                    options.update((o["id"], o["name"]) for o in event["options"])
-                case "action":
-                    actions[event["seq"]] = event["action"]
-                case "offer_made":
-                    offers[event["id"]] = tuple(event["tables"])
-                case _:
-                    pass
-        return cls(players, ruleset, effects, middle, items, options, actions, offers)
+        collector = _Collector()
+        collector.feed(events)
+        return collector.names(ruleset)
 
     def player(self, player_id: str | None) -> str:
         if player_id is None:
@@ -121,3 +104,63 @@ class Names:
             if band is not None:
                 return f"#{band.label}"
         return f"#{roll['result']}"
+
+
+class _Collector:
+    """The names of a log, gathered event by event (see :meth:`Names.of`)."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, str] = {}
+        self.effects: dict[int, str] = {}
+        self.middle: dict[int, str] = {}
+        self.items: dict[int, str] = {}
+        self.options: dict[str, str] = {}
+        self.actions: dict[int, Json] = {}
+        self.offers: dict[int, tuple[str, ...]] = {}
+
+    def feed(self, events: Iterable[Event]) -> None:
+        players, items = self.players, self.items
+        for event in events:
+            match event["type"]:
+                case "game_started":
+                    players[event["host"]] = event["name"]
+                case "player_joined":
+                    players[event["player"]] = event["name"]
+                case "effect_started":
+                    self.effects[event["id"]] = event["name"]
+                case "middle_added":
+                    self.middle[event["card"]] = event["name"]
+                case "roll":
+                    items.setdefault(event["id"], event["entry"]["name"])
+                case "stack" if event["kind"] in _TOKEN_PLAYS:
+                    # A counter or fork has no entry: it is called after who played it, so
+                    # countering it says what was countered.
+                    who = players.get(event["player"], event["player"])
+                    items[event["item"]] = f"({who}'s {_TOKEN_PLAYS[event['kind']]})"
+                case "choice_offered":
+                    self.options.update((o["id"], o["name"]) for o in event["options"])
+                case "action":
+                    self.actions[event["seq"]] = event["action"]
+                case "offer_made":
+                    self.offers[event["id"]] = tuple(event["tables"])
+                case _:
+                    pass
+
+    def names(self, ruleset: Ruleset | None) -> Names:
+        """The names so far, as a Names of their own (copies: later events don't change it)."""
+        return Names(
+            dict(self.players),
+            ruleset,
+            dict(self.effects),
+            dict(self.middle),
+            dict(self.items),
+            dict(self.options),
+            dict(self.actions),
+            dict(self.offers),
+        )
+
+
+# What Names.of has collected of each game's log: the log, how far it was read, the names.
+_COLLECTED: weakref.WeakKeyDictionary[Game, tuple[list[Event], int, _Collector]] = (
+    weakref.WeakKeyDictionary()
+)
