@@ -81,6 +81,9 @@ class Store(ABC):
 
     # The migrations this store ran when it was opened (none if the schema was up to date).
     migrated: tuple[int, ...] = ()
+    # Actions are saved in batches, committed together (group commit): set this to a list and
+    # the store appends the size of every batch it commits (the benchmarks and tests count).
+    batches: list[int] | None = None
 
     # -- opening and closing ---------------------------------------------------------------
 

@@ -8,6 +8,7 @@ are the server's or the host's (out of reach, refused, full) become sentences on
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,6 +28,11 @@ class PgDatabase:
         self._pool = pool
         self.url = url
         self._closed = False
+        # Appends waiting for the writer, and the writer (see PostgresStore._append).
+        self._appends: list[Any] = []
+        self._appender: asyncio.Task[None] | None = None
+        # The size of every batch of appends sent, when someone is counting (the benchmarks).
+        self.batches: list[int] | None = None
 
     @property
     def where(self) -> str:
@@ -35,6 +41,8 @@ class PgDatabase:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._appender is not None:  # what was queued before closing is still saved
+                await asyncio.shield(self._appender)
             await self._pool.close()
 
     @asynccontextmanager

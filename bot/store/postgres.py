@@ -13,6 +13,17 @@ How the contract holds across processes:
   acknowledged means committed (``synchronous_commit`` is on by default). A concurrent writer
   of the same game waits for the row lock, then finds the version moved and matches no row:
   ConflictError, and nothing written.
+* **Batched:** appends are queued, and one writer task sends whatever is queued as one such
+  statement for all of them (:data:`_APPEND_BATCH`): one round trip and one commit, whose WAL
+  flush is one fsync, for a burst's worth of actions (group commit, as SQLite's writer does).
+  Each append still stands or falls alone: the statement moves only the games whose version
+  is still the one read, logs only their events, and reports which moved; one whose
+  interaction was stored before moves nothing. Each caller hears its own answer once the
+  statement has committed. A batch holds at most one append per game (a second waits for the
+  next batch), and should a batch break a unique key after all (two processes storing one
+  interaction at the same moment) or deadlock with another process's batch (both moving the
+  same games, in another order), its appends are made again one by one, so only the
+  offending one is refused.
 * The interaction id is a primary key, so a second delivery raises a unique violation, which is
   DuplicateActionError.
 * Before that, a process claims the interaction (:meth:`PostgresStore.claim`): the first to
@@ -29,6 +40,8 @@ How the contract holds across processes:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
@@ -36,7 +49,7 @@ import asyncpg
 
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
-from bot.errors import ConflictError, DuplicateActionError, GameExistsError
+from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.contract import TABLES, Store, flagged
 from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
 from bot.store.pgguilds import PgGuildStore
@@ -65,6 +78,52 @@ WITH moved AS (
 )
 SELECT count(*) FROM moved
 """
+
+
+# Many appends (see _APPEND) in one statement: $1–$7 are one element per append (game id, the
+# version read and the new one, updated, ended, active, interaction), $8–$11 one per event (the
+# append it belongs to, by its place in the batch, then pos, action, data). Returns the places
+# of the appends applied and of those refused because their interaction was stored before; the
+# others found their game moved (a conflict).
+_APPEND_BATCH = """
+WITH batch AS (
+    SELECT * FROM unnest(
+        $1::bigint[], $2::integer[], $3::integer[], $4::double precision[],
+        $5::double precision[], $6::boolean[], $7::text[]
+    ) WITH ORDINALITY AS b(id, old, new, updated, ended, active, interaction, place)
+), fresh AS (
+    SELECT * FROM batch WHERE interaction IS NULL
+        OR NOT EXISTS (SELECT 1 FROM interactions i WHERE i.id = batch.interaction)
+), moved AS (
+    UPDATE games g SET version = f.new, updated = f.updated, ended = f.ended, active = f.active
+    FROM fresh f WHERE g.id = f.id AND g.version = f.old
+    RETURNING f.place, f.id, f.new, f.updated, f.interaction
+), logged AS (
+    INSERT INTO events (game_id, pos, action, data)
+    SELECT m.id, e.pos, e.action, e.data
+    FROM moved m JOIN unnest($8::bigint[], $9::integer[], $10::integer[], $11::text[])
+        AS e(place, pos, action, data) ON e.place = m.place
+), asked AS (
+    INSERT INTO interactions (id, game_id, version, created)
+    SELECT m.interaction, m.id, m.new, m.updated FROM moved m WHERE m.interaction IS NOT NULL
+)
+SELECT (SELECT coalesce(array_agg(place), '{}') FROM moved) AS moved,
+       (SELECT coalesce(array_agg(place), '{}') FROM batch
+        WHERE place NOT IN (SELECT place FROM fresh)) AS stored_before
+"""
+
+
+@dataclass
+class _Append:
+    """One queued append (see :meth:`PostgresStore._append`), the future its caller awaits,
+    and whether the writer has sent it."""
+
+    game: GameRecord
+    moved: GameRecord
+    log: Log
+    interaction: str | None
+    done: asyncio.Future[None]
+    sent: bool = False
 
 
 def _refused(error: asyncpg.UniqueViolationError, otherwise: ChaosError) -> ChaosError:
@@ -159,6 +218,117 @@ class PostgresStore(PgGuildStore, Store):
     async def _append(
         self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
     ) -> None:
+        """Queue the append for the writer (see the module's notes) and wait for its answer.
+
+        Cancelled while queued, it is dropped. Cancelled once sent, it waits for its batch's
+        statement to end before it gives up: committed or not, the append is then settled,
+        so whoever reads the game next (the service reloads it after a cancellation) reads
+        it with or without the append, never before a commit still on its way.
+        """
+        if self._closed:
+            raise StoreError("the database is closed")
+        append = _Append(game, moved, log, interaction, asyncio.get_running_loop().create_future())
+        self._appends.append(append)
+        if self._appender is None:
+            self._appender = asyncio.create_task(self._drain(), name="postgres group commit")
+        try:
+            await asyncio.shield(append.done)
+        except asyncio.CancelledError:
+            if not append.sent:
+                append.done.cancel()  # the writer skips it
+            elif not append.done.done():
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(append.done)
+            raise
+
+    async def _drain(self) -> None:
+        """The writer: while appends are queued, send them, at most one per game, as one
+        statement; tell each its answer."""
+        batch: list[_Append] = []
+        try:
+            while self._appends:
+                games: set[int] = set()
+                later: list[_Append] = []
+                for append in self._appends:
+                    if append.done.done():
+                        continue  # its caller gave up while it was queued
+                    if append.game.id in games:
+                        later.append(append)
+                    else:
+                        games.add(append.game.id)
+                        append.sent = True
+                        batch.append(append)
+                self._appends = later
+                if batch:
+                    await self._send(batch)
+                batch = []
+        finally:
+            for append in [*batch, *self._appends]:  # cancelled: the loop is closing
+                append.done.cancel()
+            self._appends = []
+            self._appender = None
+
+    async def _send(self, batch: list[_Append]) -> None:
+        """One batch, as one statement; each append's answer to its future."""
+        if self.batches is not None:
+            self.batches.append(len(batch))
+        try:
+            if len(batch) == 1:
+                answers: list[BaseException | None] = [await self._append_one(batch[0])]
+            else:
+                answers = await self._append_many(batch)
+        except (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError):
+            # Two processes storing one interaction at once, or moving the same games in
+            # another order (a shard hand-over): one by one, a single row each, the offender
+            # alone is refused.
+            answers = [await self._append_one(append) for append in batch]
+        except Exception as failed:  # the statement failed as a whole: so did every append
+            answers = [failed] * len(batch)
+        for append, answer in zip(batch, answers, strict=True):
+            if append.done.done():
+                continue
+            if answer is None:
+                append.done.set_result(None)
+            else:
+                append.done.set_exception(answer)
+
+    async def _append_many(self, batch: list[_Append]) -> list[BaseException | None]:
+        places, positions, numbers, data = [], [], [], []
+        for place, append in enumerate(batch, start=1):
+            log = append.log
+            places += [place] * len(log.positions)
+            positions += log.positions
+            numbers += log.actions
+            data += log.data
+        async with self._connection() as con:
+            row = await con.fetchrow(
+                _APPEND_BATCH,
+                [a.game.id for a in batch],
+                [a.game.version for a in batch],
+                [a.moved.version for a in batch],
+                [a.moved.updated for a in batch],
+                [a.moved.ended for a in batch],
+                [a.moved.active for a in batch],
+                [a.interaction for a in batch],
+                places,
+                positions,
+                numbers,
+                data,
+            )
+        assert row is not None
+        moved, before = set(row["moved"]), set(row["stored_before"])
+        return [
+            None
+            if place in moved
+            else DuplicateActionError(DuplicateActionError.SAID)
+            if place in before
+            else ConflictError(ConflictError.SAID)
+            for place in range(1, len(batch) + 1)
+        ]
+
+    async def _append_one(self, append: _Append) -> BaseException | None:
+        """One append alone, as one statement (:data:`_APPEND`); its refusal, or None."""
+        game, moved, log = append.game, append.moved, append.log
         try:
             async with self._connection() as con:
                 count = await con.fetchval(
@@ -172,12 +342,13 @@ class PostgresStore(PgGuildStore, Store):
                     log.positions,
                     log.actions,
                     log.data,
-                    interaction,
+                    append.interaction,
                 )
         except asyncpg.UniqueViolationError as error:
-            raise _refused(error, ConflictError(ConflictError.SAID)) from None
-        if count != 1:
-            raise ConflictError(ConflictError.SAID)
+            return _refused(error, ConflictError(ConflictError.SAID))
+        except Exception as failed:
+            return failed
+        return None if count == 1 else ConflictError(ConflictError.SAID)
 
     async def version(self, game_id: int) -> int | None:
         rows = await self._rows("SELECT version FROM games WHERE id = $1", game_id)

@@ -12,7 +12,7 @@ It plays through the service, like any front end: three players join, the game b
 every turn has its chaos roll, its choices and a life change; after ``MAX_ACTIONS`` actions the
 host ends the game and a new one starts in the same scope. After each action is acknowledged
 (the service returned, so the action is committed) it prints ``GAME_ID VERSION`` and flushes,
-and on SQLite ``batch N`` whenever a batch of N > 1 saves was committed since.
+and ``batch N`` whenever a batch of N > 1 saves was committed since.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def scopes(scope: str, tables: int) -> list[str]:
 
 
 async def play(service: GameService, scope: str) -> None:
-    batches = getattr(service.store, "batches", None)
+    batches = service.store.batches
     while True:
         for outcome in await step(service, scope):
             print(outcome.game_id, outcome.version, flush=True)
@@ -87,8 +87,7 @@ async def play(service: GameService, scope: str) -> None:
 
 async def main(db: str, scope: str, tables: int) -> None:
     async with open_service(db) as service:
-        if hasattr(service.store, "batches"):
-            service.store.batches = []
+        service.store.batches = []
         await asyncio.gather(*(play(service, s) for s in scopes(scope, tables)))
 
 

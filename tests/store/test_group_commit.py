@@ -40,28 +40,51 @@ async def join(
 
 
 @aio
-async def test_saves_that_arrive_together_are_committed_in_one_batch(tmp_path: Path) -> None:
-    async with SQLiteStore.connect(tmp_path / "db") as store:
-        assert isinstance(store, SQLiteStore)
+async def test_saves_that_arrive_together_are_committed_in_one_batch(database: Path | str) -> None:
+    """SQLite: one transaction and one fsync for all; PostgreSQL: one statement, one commit."""
+    async with Store.connect(database) as store:
         made = await games(store, 20)
         store.batches = []
         saved = await asyncio.gather(*(join(store, r, g, "bob") for r, g in made))
         assert [r.version for r in saved] == [2] * 20
-        assert store.batches == [20]  # one transaction, one fsync, for all twenty
+        assert store.batches == [20]
+    async with Store.connect(database) as again:  # all of it is stored
+        for record, game in made:
+            stored = await again.game(record.id)
+            assert stored is not None
+            assert stored.record.version == 2
+            assert stored.events == game.events
+
+
+@aio
+async def test_a_batch_on_sqlite_is_one_commit(tmp_path: Path) -> None:
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
+        made = await games(store, 20)
         commits: list[str] = []
         await store._db.set_trace_callback(
             lambda sql: commits.append(sql) if sql == "COMMIT" else None
         )
-        await asyncio.gather(
-            *(join(store, r, g, "cy") for r, g in zip(saved, [g for _, g in made], strict=True))
-        )
+        await asyncio.gather(*(join(store, r, g, "bob") for r, g in made))
         assert commits == ["COMMIT"]
-    async with Store.connect(tmp_path / "db") as again:  # all of it is on disk
-        for record, game in made:
-            stored = await again.game(record.id)
-            assert stored is not None
-            assert stored.record.version == 3
-            assert stored.events == game.events
+
+
+@aio
+async def test_one_interaction_twice_in_a_batch_is_applied_once(database: Path | str) -> None:
+    """Two games' saves claim the same interaction at once (on PostgreSQL the batch breaks the
+    key, and its saves are made again one by one): the first is applied, the second refused."""
+    async with Store.connect(database) as store:
+        made = await games(store, 3)
+        results = await asyncio.gather(
+            join(store, *made[0], "bob", interaction="same"),
+            join(store, *made[1], "bob", interaction="other"),
+            join(store, *made[2], "bob", interaction="same"),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], GameRecord)
+        assert isinstance(results[1], GameRecord)
+        assert isinstance(results[2], DuplicateActionError)
+        assert [await store.version(r.id) for r, _ in made] == [2, 2, 1]
 
 
 @aio
