@@ -17,11 +17,13 @@ from bot.commands.grammar import (
     name_list,
     nothing,
     player_name,
+    ref_number,
     split_last_number,
     usage_of,
     whole_number,
 )
 from bot.engine.actions import LOSS_REASONS
+from bot.render.ids import EFFECT, MIDDLE
 
 MAX_TEXT = 100
 
@@ -226,8 +228,9 @@ def effects_list(rest: str) -> Args:
 
 @command("effects end ID")
 def effects_end(rest: str) -> Args:
-    """Remove effect number ID (see `effects list`)."""
-    return {"effect": whole_number(rest, "ID", "effects end", low=1)}
+    """Remove the effect ID, like `effects end E2` (see `effects list`; effects are numbered
+    E1, E2, …, apart from the #numbers of the lists' entries)."""
+    return {"effect": ref_number(rest, EFFECT, "an effect")}
 
 
 @command("middle add CARD NAME")
@@ -241,8 +244,9 @@ def middle_add(rest: str) -> Args:
 
 @command("middle play ID")
 def middle_play(rest: str) -> Args:
-    """Play card number ID from the middle (see `middle list`)."""
-    return {"card": whole_number(rest, "ID", "middle play", low=1)}
+    """Play the card ID from the middle, like `middle play M3` (see `middle list`; cards in the
+    middle are numbered M1, M2, …)."""
+    return {"card": ref_number(rest, MIDDLE, "a card in the middle")}
 
 
 @command("middle list", Kind.QUERY)
