@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bot.commands import CommandError
+from bot.commands.grammar import check_text
 from bot.errors import NoTableError
 from bot.service import GameService
 from bot.tables import LoadedRuleset, find_ruleset, load_bundled
@@ -76,17 +77,20 @@ def rulesets_with(
 
 
 def read_file(typed: str) -> tuple[str, bytes]:
-    """A table file's name and bytes; CommandError for one that can't be read or is too big."""
-    path = Path(typed).expanduser()
+    """A table file's name and bytes; CommandError for one that can't be read, isn't a plain
+    file (a folder, ``/dev/zero``) or is too big. Never more than the limit is read."""
+    path = Path(check_text(typed, "a file's name")).expanduser()
     try:
-        size = path.stat().st_size
-        if size > MAX_UPLOAD:
-            raise CommandError(
-                f"{typed} is {size // 1024} KB; a table file may be {MAX_UPLOAD // 1024} KB at most"
-            )
-        return path.name, path.read_bytes()
+        if not path.is_file():
+            what = "a folder" if path.is_dir() else "not a file" if path.exists() else "not there"
+            raise CommandError(f"can't read {typed}: it is {what}; give a .yaml table file")
+        with path.open("rb") as file:
+            data = file.read(MAX_UPLOAD + 1)
     except OSError as error:
         raise CommandError(f"can't read {typed}: {error.strerror or error}") from None
+    if len(data) > MAX_UPLOAD:
+        raise CommandError(f"{typed} is larger than {MAX_UPLOAD // 1024} KB, a table file's limit")
+    return path.name, data
 
 
 async def validate(service: GameService, typed: str) -> str:

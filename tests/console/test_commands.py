@@ -49,13 +49,26 @@ def action(line: str, view: GameView = VIEW) -> a.Action:
 @pytest.mark.parametrize(
     ("line", "name", "args"),
     [
-        ("game start classic", "game start", {"ruleset": "classic", "life": None, "seed": None}),
+        (
+            "game start classic",
+            "game start",
+            {"ruleset": "classic", "life": None, "seed": None, "tables": ()},
+        ),
         (
             "game start lists life 30 seed 7",
             "game start",
-            {"ruleset": "lists", "life": 30, "seed": 7},
+            {"ruleset": "lists", "life": 30, "seed": 7, "tables": ()},
         ),
-        ("game start seed 7", "game start", {"ruleset": None, "life": None, "seed": 7}),
+        (
+            "game start seed 7",
+            "game start",
+            {"ruleset": None, "life": None, "seed": 7, "tables": ()},
+        ),
+        (
+            "game start classic tables house,fog,house seed 2",
+            "game start",
+            {"ruleset": "classic", "life": None, "seed": 2, "tables": ("house", "fog")},
+        ),
         ("game status", "game status", {}),
         ("game export", "game export", {"file": None}),
         ("game export out/log.jsonl", "game export", {"file": "out/log.jsonl"}),
@@ -67,6 +80,11 @@ def action(line: str, view: GameView = VIEW) -> a.Action:
         ("rules  spite   roll ", "rules", {"topic": "spite roll"}),
         ("table list", "table list", {}),
         ("table show wacky", "table show", {"table": "wacky"}),
+        ("table lookup chaos 158", "table lookup", {"query": "chaos 158"}),
+        ("table validate my list.yaml", "table validate", {"file": "my list.yaml"}),
+        ("table import house.yaml", "table import", {"file": "house.yaml"}),
+        ("table export house", "table export", {"table": "house", "file": None}),
+        ("table export house out/h.yaml", "table export", {"table": "house", "file": "out/h.yaml"}),
         ("card Black Lotus", "card", {"name": "Black Lotus"}),
         ("roll dice 2d6+1", "roll dice", {"expr": "2d6+1"}),
         ("help", "help", {"group": None}),

@@ -26,10 +26,15 @@ entries:
 
 def test_validate_import_export_and_play_a_stored_table(tmp_path: Path) -> None:
     (tmp_path / "broken.yaml").write_text(BROKEN, encoding="utf-8")
+    (tmp_path / "big.yaml").write_text("# " + "x" * 300_000 + "\n", encoding="utf-8")
     stdin = (
         f"table validate {HOUSE}\n"
         "table validate broken.yaml\n"
         "table validate missing.yaml\n"
+        "table validate /dev/zero\n"
+        "table import big.yaml\n"
+        "table validate .\n"
+        "table import bad\x00name.yaml\n"
         "table export house\n"
         f"table import {HOUSE}\n"
         "table import broken.yaml\n"
@@ -52,7 +57,15 @@ def test_validate_import_export_and_play_a_stored_table(tmp_path: Path) -> None:
         r"broken\.yaml:8 entries\[0\]\.at: 1-7 goes outside 1-6, the results d6 can make",
         r"broken\.yaml:9 entries\[0\]\.nme: unknown key 'nme' \(did you mean 'name'\?\).*",
         r"> table validate missing\.yaml",
-        r"! can't read missing\.yaml: No such file or directory",
+        r"! can't read missing\.yaml: it is not there; give a \.yaml table file",
+        r"> table validate /dev/zero",
+        r"! can't read /dev/zero: it is not a file; give a \.yaml table file",
+        r"> table import big\.yaml",
+        r"! big\.yaml is larger than 256 KB, a table file's limit",
+        r"> table validate \.",
+        r"! can't read \.: it is a folder; give a \.yaml table file",
+        r"> table import bad.name\.yaml",
+        r"! a file's name can't contain a control character \(U\+0000\)",
         r"> table export house",
         r"! this console has no stored table 'house' \(`table import FILE` stores one\)",
         r"> table import .*house\.yaml",
