@@ -30,6 +30,11 @@ async def test_the_middle_world_takes_one_play_per_player_per_turn(fake_discord,
         assert f"M{bolt} Lightning Bolt (from player, turn 1)" in text_of(listed)
         assert "playable from next turn" not in text_of(listed)  # the middle world has no wait
 
+        _, offered = await t.fake.autocomplete("middle play", {"id": ""}, "id", user=player)
+        assert [(c["name"], c["value"]) for c in offered["data"]["choices"]] == [
+            (f"M{bolt} Lightning Bolt", f"M{bolt}"),
+            (f"M{growth} Giant Growth", f"M{growth}"),
+        ]
         played = await t.slash("middle play", {"id": f"M{bolt}"}, user=player)
         assert f"player plays M{bolt} Lightning Bolt from the middle" in text_of(played)
         assert bolt not in middle_of((await t.current()).game)
