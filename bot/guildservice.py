@@ -71,6 +71,12 @@ class GuildService:
 
     # -- uploaded tables -------------------------------------------------------------------
 
+    def check_table(self, name: str, data: bytes) -> CheckedUpload:
+        """Check a table or deck file as an upload is checked, storing nothing: what it holds,
+        or the tables' TableProblems (every problem, with file, line and key). The Discord bot
+        runs the same check in a worker process (bot.workers); the console runs it here."""
+        return summarise(check_upload(name, data, self._every_ruleset().values()))
+
     async def import_table(self, guild: str, name: str, data: bytes) -> tuple[LoadedFile, int]:
         """Check an uploaded table or deck and store it as the guild's newest revision of it.
 

@@ -395,6 +395,10 @@ class GameService(GuildService):
                 raise NoGameError("There's no game in progress here.")
             return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
 
+    def ruleset(self, name: str) -> LoadedRuleset:
+        """The ruleset a game started here with `name` would play (before any uploads)."""
+        return self._rulesets(name)
+
     async def rules(self, scope_or_ruleset: str) -> tuple[Rule, ...]:
         """The rules text of the game in progress in a scope, or else of a ruleset by id."""
         async with self._locks.hold(scope_or_ruleset):

@@ -6,11 +6,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import choices
 from bot.client.board import effects_text
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import reply, scope_of
+from bot.commands import ref_number
 from bot.engine import actions as a
+from bot.render.ids import EFFECT
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -22,7 +25,7 @@ class EffectsCog(commands.GroupCog, group_name="effects"):
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="list", description="Every effect in play, with its number")
+    @app_commands.command(name="list", description="Every effect in play, with its id (E2)")
     async def list(self, interaction: Interaction) -> None:
         outcome = await self.bot.service.current(scope_of(interaction))
         text = effects_text(outcome.game)
@@ -32,11 +35,14 @@ class EffectsCog(commands.GroupCog, group_name="effects"):
             ephemeral=True,
         )
 
-    @app_commands.command(name="end", description="Take an effect out of play, by its number")
-    @app_commands.describe(id="The effect's number, as /effects list shows it")
-    async def end(self, interaction: Interaction, id: app_commands.Range[int, 1, 100_000]) -> None:
+    @app_commands.command(name="end", description="Take an effect out of play, by its id (E2)")
+    @app_commands.describe(id="The effect's id, like E2, as /effects list shows it")
+    @app_commands.autocomplete(id=choices.effects)
+    async def end(self, interaction: Interaction, id: app_commands.Range[str, 1, 20]) -> None:
+        effect = ref_number(id, EFFECT, "an effect")
         await self.bot.play.act(
-            interaction, lambda who, _: a.EndEffect(actor=who.id, referee=who.referee, effect=id)
+            interaction,
+            lambda who, _: a.EndEffect(actor=who.id, referee=who.referee, effect=effect),
         )
 
 

@@ -6,12 +6,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import reply, scope_of
-from bot.commands import CommandError
+from bot.commands import CommandError, ref_number
 from bot.engine import actions as a
 from bot.render import Names, middle_section
+from bot.render.ids import MIDDLE
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -31,11 +33,13 @@ class MiddleCog(commands.GroupCog, group_name="middle"):
             interaction, lambda who, _: a.MiddleAdd(actor=who.id, referee=who.referee, card=name)
         )
 
-    @app_commands.command(name="play", description="Play a card from the middle, by its number")
-    @app_commands.describe(id="The card's number, as /middle list shows it")
-    async def play(self, interaction: Interaction, id: app_commands.Range[int, 1, 100_000]) -> None:
+    @app_commands.command(name="play", description="Play a card from the middle, by its id (M3)")
+    @app_commands.describe(id="The card's id, like M3, as /middle list shows it")
+    @app_commands.autocomplete(id=choices.middle_cards)
+    async def play(self, interaction: Interaction, id: app_commands.Range[str, 1, 20]) -> None:
+        card = ref_number(id, MIDDLE, "a card in the middle")
         await self.bot.play.act(
-            interaction, lambda who, _: a.MiddlePlay(actor=who.id, referee=who.referee, card=id)
+            interaction, lambda who, _: a.MiddlePlay(actor=who.id, referee=who.referee, card=card)
         )
 
     @app_commands.command(

@@ -70,6 +70,14 @@ def intents() -> discord.Intents:
     return wanted
 
 
+def quiet_voice() -> None:
+    """The bot never joins a voice channel, so discord.py's warnings that voice's optional
+    libraries (PyNaCl, davey) are missing tell whoever runs it nothing: turn exactly those
+    off. discord.py warns once per process and then clears these flags itself."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
 class ChaosTree(app_commands.CommandTree["ChaosBot"]):
     """The command tree, with the one error handler every slash command goes through."""
 
@@ -97,6 +105,7 @@ class ChaosBot(commands.AutoShardedBot):
         board_delay: float = BOARD_DELAY,
         identify_gate: IdentifyGate | None = None,
     ) -> None:
+        quiet_voice()
         super().__init__(
             command_prefix=commands.when_mentioned,  # unused: there are no text commands
             help_command=None,

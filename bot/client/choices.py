@@ -18,6 +18,7 @@ from bot import entry_search
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
+from bot.render.ids import effect_ref, middle_ref
 from bot.rules_search import complete
 from bot.tables import LoadedRuleset, load_bundled
 
@@ -114,6 +115,24 @@ async def options(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     if pending is None or (pending.private and pending.player != str(interaction.user.id)):
         return []
     return pick(((f"{n}) {name}", str(n)) for n, (_, name) in enumerate(pending.options, 1)), typed)
+
+
+async def effects(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The effects in play, as ``E2 Fog``; the value is ``E2``, which /effects end reads."""
+    game = await _game_here(interaction)
+    if game is None:
+        return []
+    found = sorted(game.state.effects.values(), key=lambda e: e.id)
+    return pick(((f"{effect_ref(e.id)} {e.name}", effect_ref(e.id)) for e in found), typed)
+
+
+async def middle_cards(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The cards in the middle, as ``M3 Fog``; the value is ``M3``, which /middle play reads."""
+    game = await _game_here(interaction)
+    if game is None:
+        return []
+    found = sorted(game.state.middle.values(), key=lambda c: c.id)
+    return pick(((f"{middle_ref(c.id)} {c.name}", middle_ref(c.id)) for c in found), typed)
 
 
 async def lists(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:

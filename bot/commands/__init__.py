@@ -18,6 +18,7 @@ from bot.commands.grammar import (
     check_name,
     groups,
     parse,
+    ref_number,
 )
 from bot.commands.reference import (
     RulesAnswer,
@@ -52,6 +53,7 @@ __all__ = [
     "parse",
     "picked_rule",
     "player_id",
+    "ref_number",
     "roll_dice",
     "rule_text",
     "rules_answer",

@@ -17,27 +17,34 @@ from bot.commands.grammar import (
     name_list,
     nothing,
     player_name,
+    ref_number,
     split_last_number,
     usage_of,
     whole_number,
 )
 from bot.engine.actions import LOSS_REASONS
+from bot.render.ids import EFFECT, MIDDLE
 
 MAX_TEXT = 100
 
 # -- game ------------------------------------------------------------------------------------
 
 
-@command("game start [RULESET] [life N] [seed S]", Kind.START)
+@command("game start [RULESET] [tables A,B] [life N] [seed S]", Kind.START)
 def game_start(rest: str) -> Args:
     """Open a new game at this table and host it: `as Ann: game start classic life 20`.
-    Without a ruleset, the console's --ruleset is used. A seed makes every roll repeatable."""
+    Without a ruleset, the console's --ruleset is used. `tables` plays tables stored with
+    `table import` in place of the ruleset's own. A seed makes every roll repeatable."""
     words = rest.split()
-    args: Args = {"ruleset": None, "life": None, "seed": None}
+    args: Args = {"ruleset": None, "life": None, "seed": None, "tables": ()}
     while words:
         word = words.pop(0)
         key = word.lower()
-        if key in ("life", "seed"):
+        if key == "tables":
+            if not words:
+                raise CommandError(f"`tables` needs their ids after it ({usage_of('game start')})")
+            args["tables"] = table_ids(words.pop(0))
+        elif key in ("life", "seed"):
             if not words:
                 raise CommandError(f"`{key}` needs a number after it ({usage_of('game start')})")
             low, high = (1, 10_000) if key == "life" else (0, 999_999_999)
@@ -226,8 +233,9 @@ def effects_list(rest: str) -> Args:
 
 @command("effects end ID")
 def effects_end(rest: str) -> Args:
-    """Remove effect number ID (see `effects list`)."""
-    return {"effect": whole_number(rest, "ID", "effects end", low=1)}
+    """Remove the effect ID, like `effects end E2` (see `effects list`; effects are numbered
+    E1, E2, …, apart from the #numbers of the lists' entries)."""
+    return {"effect": ref_number(rest, EFFECT, "an effect")}
 
 
 @command("middle add CARD NAME")
@@ -241,8 +249,9 @@ def middle_add(rest: str) -> Args:
 
 @command("middle play ID")
 def middle_play(rest: str) -> Args:
-    """Play card number ID from the middle (see `middle list`)."""
-    return {"card": whole_number(rest, "ID", "middle play", low=1)}
+    """Play the card ID from the middle, like `middle play M3` (see `middle list`; cards in the
+    middle are numbered M1, M2, …)."""
+    return {"card": ref_number(rest, MIDDLE, "a card in the middle")}
 
 
 @command("middle list", Kind.QUERY)
@@ -328,6 +337,43 @@ def table_lookup(rest: str) -> Args:
     if not rest.strip():
         raise CommandError(f"say what to look up ({usage_of('table lookup')})")
     return {"query": rest.strip()}
+
+
+@command("table import FILE", Kind.QUERY)
+def table_import(rest: str) -> Args:
+    """Store a table or deck file (checked first) in this console's database, to play with
+    `game start RULESET tables ID`. Storing it again makes a new revision."""
+    return {"file": _file(rest, "table import")}
+
+
+@command("table validate FILE", Kind.QUERY)
+def table_validate(rest: str) -> Args:
+    """Check a table or deck file as `table import` would, storing nothing: every problem with
+    its file, line and key."""
+    return {"file": _file(rest, "table validate")}
+
+
+@command("table export TABLE [FILE]", Kind.QUERY)
+def table_export(rest: str) -> Args:
+    """A table stored with `table import`, as its file: into FILE, or printed here."""
+    words = rest.split(maxsplit=1)
+    if not words:
+        raise CommandError(f"say which stored table ({usage_of('table export')})")
+    return {"table": words[0], "file": words[1].strip() if len(words) > 1 else None}
+
+
+def _file(rest: str, name: str) -> str:
+    if not rest.strip():
+        raise CommandError(f"name the file ({usage_of(name)})")
+    return rest.strip()
+
+
+def table_ids(text: str) -> tuple[str, ...]:
+    """``house,fog`` (each once, in the order given)."""
+    ids = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not ids or len(ids) > 20 or any(len(i) > 60 for i in ids):
+        raise CommandError(f"`tables` takes ids separated by commas, like house,fog; got {text!r}")
+    return ids
 
 
 @command("card NAME", Kind.QUERY)

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any, TypeAlias
 
 from bot.engine.errors import ChaosError
+from bot.render.ids import read_ref
 
 MAX_LINE = 500
 MAX_NAME = 32
@@ -182,6 +183,17 @@ def whole_number(rest: str, what: str, name: str, *, low: int = 0, high: int = 1
     if not low <= value <= high:
         raise CommandError(f"{what} must be from {low} to {high}, got {value}")
     return value
+
+
+def ref_number(text: str, prefix: str, what: str) -> int:
+    """The number of an effect (`prefix` ``E``) or a middle card (``M``) as typed: ``E2``,
+    ``e2``, and the older ``#2`` and ``2`` (see :mod:`bot.render.ids`). Both front ends read
+    the ids with this, so they accept the same forms."""
+    number = read_ref(text, prefix)
+    if number is None or number < 1:
+        shown = f"got {text.strip()!r}" if text.strip() else "got nothing"
+        raise CommandError(f"{what} is written like {prefix}2 (or just 2); {shown}")
+    return number
 
 
 _ASCII_INT = re.compile(r"[+-]?[0-9]+")

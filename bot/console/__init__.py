@@ -14,6 +14,7 @@ import errno
 import io
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -21,10 +22,12 @@ from bot.arguments import whole
 from bot.config import Settings
 from bot.console.output import JsonOutput, Output, TextOutput
 from bot.console.session import Console, Options, parse_players
+from bot.console.tables import FolderError, own_ruleset, rulesets_with
 from bot.console.terminal import piped_lines, prompted_lines
 from bot.errors import StoreError
 from bot.service import GameService
 from bot.store import Store
+from bot.tables import LoadedRuleset, TableProblems
 
 if TYPE_CHECKING:
     from bot.arguments import SubParsers
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["Console", "Options", "add_play_parser", "options_from", "run_play"]
 
 EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2  # argparse's code for a usage mistake
 EXIT_BUG = 3
 
 
@@ -44,7 +49,17 @@ def add_play_parser(commands: SubParsers) -> None:
         " bot's slash commands, typed as text (`chaos roll`, `as Bob: chaos counter`, `help`)."
         " The game is saved as you go; the same --game resumes it.",
     )
-    parser.add_argument("--ruleset", default="classic", metavar="R", help="classic, lists or deck")
+    parser.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="classic, lists or deck (default: classic, or the ruleset of --tables)",
+    )
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        metavar="DIR",
+        help="play with the ruleset in this folder of your own tables (like tables/classic)",
+    )
     parser.add_argument("--seed", type=whole(), metavar="S", help="make every roll repeatable")
     parser.add_argument(
         "--players", metavar="A,B,C", help="start a game for these players (the first hosts)"
@@ -63,8 +78,10 @@ def options_from(args: argparse.Namespace) -> Options:
     """The console's options from parsed arguments (missing ones take their defaults)."""
     db = getattr(args, "db", None) or Settings.from_env().db_path
     players = getattr(args, "players", None)
+    tables = getattr(args, "tables", None)
     return Options(
-        ruleset=getattr(args, "ruleset", None) or "classic",
+        ruleset=getattr(args, "ruleset", None) or "",
+        tables=tables,
         seed=getattr(args, "seed", None),
         players=parse_players(players) if players else (),
         game=getattr(args, "game", None) or "default",
@@ -75,9 +92,30 @@ def options_from(args: argparse.Namespace) -> Options:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """The ``play`` command: run a console session until quit or end of input."""
+    """The ``play`` command: run a console session until quit or end of input.
+
+    A ``--tables`` folder that isn't a ruleset folder is a usage mistake, answered like
+    argparse answers one (exit code 2); one whose files have problems lists each with its
+    file, line and key (exit code 1, as ``chaos-referee tables check`` does).
+    """
     forgiving(sys.stdin, sys.stdout)
-    return play(options_from(args), sys.stdin, sys.stdout)
+    options = options_from(args)
+    try:
+        own = None if options.tables is None else own_ruleset(options.tables)
+    except FolderError as error:
+        print(f"chaos-referee play: error: argument --tables: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except TableProblems as error:
+        count = len(error.problems)
+        print(
+            f"chaos-referee play: the tables in {options.tables} don't load"
+            f" ({count} problem{'s' * (count != 1)}):\n{error}",
+            file=sys.stderr,
+        )
+        return EXIT_PROBLEMS
+    if own is not None and not options.ruleset:
+        options = replace(options, ruleset=own.id)
+    return play(options, sys.stdin, sys.stdout, own=own)
 
 
 def forgiving(*streams: TextIO) -> None:
@@ -93,7 +131,9 @@ def forgiving(*streams: TextIO) -> None:
             stream.reconfigure(errors="replace")
 
 
-def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
+def play(
+    options: Options, stdin: TextIO, stdout: TextIO, *, own: LoadedRuleset | None = None
+) -> int:
     """One session on `stdin`/`stdout`; 0, or 3 if one of our bugs showed up on the way.
 
     Lines are read between runs of the event loop, never inside it: Ctrl-C at the prompt then
@@ -103,7 +143,7 @@ def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
     interactive = stdin.isatty() and not options.json
     out: Output = JsonOutput(stdout) if options.json else TextOutput(stdout, echo=not interactive)
     with asyncio.Runner() as runner:
-        console = runner.run(_open(options, out))
+        console = runner.run(_open(options, out, own))
         try:
             prompt = _Prompt()
             if interactive:
@@ -129,7 +169,7 @@ def play(options: Options, stdin: TextIO, stdout: TextIO) -> int:
     return EXIT_BUG if console.internal_errors else EXIT_OK
 
 
-async def _open(options: Options, out: Output) -> Console:
+async def _open(options: Options, out: Output, own: LoadedRuleset | None) -> Console:
     """Open the database and the service, and resume or start the table's game."""
     folder = options.db.parent
     try:
@@ -141,7 +181,10 @@ async def _open(options: Options, out: Output) -> Console:
             " CHAOS_DB_PATH a path in a folder the bot may write to."
         ) from None
     store = await Store.open(options.db)
-    console = Console(GameService(store), options, out)
+    # A game keeps a snapshot of the tables it started with (bot.tables.snapshot): resumed
+    # with or without --tables, it plays those, whatever the folder holds since.
+    find, every = rulesets_with(own)
+    console = Console(GameService(store, rulesets=find, every_ruleset=every), options, out)
     try:
         await console.open()
     except BaseException:

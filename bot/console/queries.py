@@ -21,10 +21,10 @@ from bot.commands import (
 from bot.commands.grammar import check_text
 from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
+from bot.console import tables
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
-from bot.tables import find_ruleset
 from bot.verify.running import Verifier
 
 if TYPE_CHECKING:
@@ -45,11 +45,20 @@ async def answer(console: Console, command: Command) -> None:
         case "rules":
             out.reply(command.name, await _rules(console, args["topic"]))
         case "table list":
-            out.reply(command.name, table_list(await _ruleset(console)))
+            listed = table_list(await _ruleset(console))
+            stored = await tables.stored_lines(console.service)
+            out.reply(command.name, "\n".join([listed, *stored]))
         case "table show":
             out.reply(command.name, table_show(await _ruleset(console), args["table"]))
         case "table lookup":
             out.reply(command.name, lookup(await _ruleset(console), args["query"]))
+        case "table validate":
+            out.reply(command.name, await tables.validate(console.service, args["file"]))
+        case "table import":
+            ruleset = (await _ruleset(console)).id
+            out.reply(command.name, await tables.store(console.service, args["file"], ruleset))
+        case "table export":
+            await _export_table(console, args["table"], args["file"])
         case "chaos log":
             await _log(console, args["count"])
         case "game export":
@@ -87,7 +96,7 @@ async def _ruleset(console: Console) -> Ruleset:
     outcome = await console.current()
     if outcome is not None:
         return outcome.game.ruleset
-    return find_ruleset(console.options.ruleset).ruleset
+    return console.service.ruleset(console.options.ruleset).ruleset
 
 
 async def _rules(console: Console, topic: str | None) -> str:
@@ -115,15 +124,31 @@ async def _log(console: Console, count: int) -> None:
     console.show(game.events[-count:] if count > 0 else [], game, log=True)
 
 
-async def _export(console: Console, file: str | None) -> None:
-    text = await console.service.export(console.options.scope)
+async def _export_table(console: Console, table: str, file: str | None) -> None:
+    """`table export`: a stored table's file, printed or written to FILE."""
+    table_id, text = await tables.export(console.service, table)
     if file is None:
-        console.out.raw("game export", text)
+        console.out.raw("table export", text)
         return
+    path = _write(file, text)
+    console.out.reply("table export", f"Wrote {table_id} to {path}.")
+
+
+def _write(file: str, text: str) -> Path:
+    """Write `text` into the file the player named; CommandError if it can't be written."""
     path = Path(check_text(file, "a file's name")).expanduser()
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise CommandError(f"can't write {file}: {error.strerror or error}") from None
+    return path
+
+
+async def _export(console: Console, file: str | None) -> None:
+    text = await console.service.export(console.options.scope)
+    if file is None:
+        console.out.raw("game export", text)
+        return
+    path = _write(file, text)
     count = text.count("\n")
     console.out.reply("game export", f"Wrote the log ({count} events) to {path}.")

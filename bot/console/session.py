@@ -23,6 +23,7 @@ from bot.commands import (
 )
 from bot.console import queries
 from bot.console.output import Output
+from bot.console.tables import CONSOLE_GUILD
 from bot.engine import actions as a
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
@@ -39,13 +40,18 @@ from bot.tables import Rule
 class Options:
     """How the console was started (``chaos-referee play ...``)."""
 
-    ruleset: str = "classic"
+    ruleset: str = ""  # "" for the default: classic, or the ruleset of `tables`
     seed: int | None = None
+    tables: Path | None = None  # a folder of one's own tables (`play --tables DIR`)
     players: tuple[str, ...] = ()
     game: str = "default"
     db: Path = Path("chaos-referee.db")
     json: bool = False
     debug: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.ruleset:
+            object.__setattr__(self, "ruleset", "classic")
 
     @property
     def scope(self) -> str:
@@ -202,6 +208,8 @@ class Console:
             seed=self.options.seed if seed is None else seed,
             salt=self._salt(),
             life=command.args["life"],
+            guild=CONSOLE_GUILD if command.args["tables"] else None,
+            tables=command.args["tables"],
         )
         self.show(outcome.events, outcome.game)
 

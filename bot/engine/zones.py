@@ -17,7 +17,8 @@ def end_effect_by_hand(ctx: Context, action: act.EndEffect) -> None:
     ctx.require_playing()
     effect = ctx.state.effects.get(action.effect)
     if effect is None:
-        raise RulesError(f"there's no effect #{action.effect} in play")
+        # E2 and M5 are how players write these ids (bot.render.ids); #N is a list's entry.
+        raise RulesError(f"there's no effect E{action.effect} in play")
     end_effect(ctx, effect.id, f"ended by {ctx.name(action.actor)}")
 
 
@@ -44,7 +45,7 @@ def middle_play(ctx: Context, action: act.MiddlePlay) -> None:
     require(zone is not ZonePolicy.NONE, _no_middle(ctx))
     card = ctx.state.middle.get(action.card)
     if card is None:
-        raise RulesError(f"there's no card #{action.card} in the middle")
+        raise RulesError(f"there's no card M{action.card} in the middle")
     player = ctx.player(action.actor)
     require(player.status is Status.PLAYING, f"{player.name} isn't at the table right now")
     if zone is ZonePolicy.MIDDLE_WORLD:

@@ -5,6 +5,7 @@ draws embeds from the same events; this package is the plain-text counterpart.
 """
 
 from bot.render.events import render_events, render_lines
+from bot.render.ids import effect_ref, middle_ref, read_ref
 from bot.render.lines import action_line, describe_action, event_line, lasts, wrap
 from bot.render.names import Names
 from bot.render.status import (
@@ -28,14 +29,17 @@ __all__ = [
     "chaos_lines",
     "describe_action",
     "effect_lines",
+    "effect_ref",
     "effect_section",
     "event_line",
     "fairness_lines",
     "lasts",
     "middle_lines",
+    "middle_ref",
     "middle_section",
     "offer_lines",
     "pending_line",
+    "read_ref",
     "remaining",
     "render_events",
     "render_lines",

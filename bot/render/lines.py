@@ -12,6 +12,7 @@ from typing import Any
 from bot.engine import events as ev
 from bot.engine.events import Event, Json
 from bot.engine.model import ChaosSource
+from bot.render.ids import effect_ref, middle_ref
 from bot.render.names import Names
 
 WIDTH = 100
@@ -173,16 +174,16 @@ def _waived(e: ev.RollRequirementWaived, names: Names) -> str:
 
 def _effect_started(e: ev.EffectStarted, names: Names) -> str:
     if e["kind"] == "world":
-        return f"+ #{e['id']} {e['name']} stays in play as a world enchantment."
+        return f"+ {effect_ref(e['id'])} {e['name']} stays in play as a world enchantment."
     if e["kind"] == "global":
-        return f"+ #{e['id']} {e['name']} stays in play as the Global."
+        return f"+ {effect_ref(e['id'])} {e['name']} stays in play as the Global."
     how = lasts(e["lasts"], e["turns"], e["owner"], names)
     whose = f", {names.player(e['owner'])}'s" if e["owner"] else ""
-    return f"+ #{e['id']} {e['name']} (effect{whose}) lasts {how}."
+    return f"+ {effect_ref(e['id'])} {e['name']} (effect{whose}) lasts {how}."
 
 
 def _effect_ended(e: ev.EffectEnded, names: Names) -> str:
-    return f"− #{e['id']} {names.effects.get(e['id'], '')} ends: {e['reason']}."
+    return f"− {effect_ref(e['id'])} {names.effects.get(e['id'], '')} ends: {e['reason']}."
 
 
 def _tokens(e: ev.TokensChanged, names: Names) -> str:
@@ -324,12 +325,13 @@ def _away(e: ev.PlayerAway, names: Names) -> str:
 
 
 def _middle_added(e: ev.MiddleAdded, names: Names) -> str:
-    return f"#{e['card']} {e['name']} goes into the middle ({names.player(e['player'])})."
+    who = names.player(e["player"])
+    return f"{middle_ref(e['card'])} {e['name']} goes into the middle ({who})."
 
 
 def _middle_played(e: ev.MiddlePlayed, names: Names) -> str:
     card = names.middle.get(e["card"], "")
-    return f"{names.player(e['player'])} plays #{e['card']} {card} from the middle."
+    return f"{names.player(e['player'])} plays {middle_ref(e['card'])} {card} from the middle."
 
 
 def _undone(e: ev.ActionUndone, names: Names) -> str:

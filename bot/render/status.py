@@ -7,6 +7,7 @@ from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolic
 from bot.engine.offers import held_away
 from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
 from bot.engine.turns import nobody_can_play
+from bot.render.ids import effect_ref, middle_ref
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
 from bot.render.names import Names
 
@@ -209,7 +210,7 @@ def effect_lines(state: GameState, names: Names) -> list[str]:
             what = f"{names.player(effect.owner)}'s, {remaining(effect, names)}"
         else:
             what = "world enchantment" if effect.kind == "world" else "the Global"
-        lines.append(f"  #{effect.id} {effect.name} ({what})")
+        lines.append(f"  {effect_ref(effect.id)} {effect.name} ({what})")
         if effect.text:
             lines += wrap(effect.text, "      ")
     return lines
@@ -228,9 +229,8 @@ def middle_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         ready = ""
         if ruleset.zone is ZonePolicy.MIDDLE and card.id not in state.middle_ready:
             ready = ", playable from next turn"
-        lines.append(
-            f"  #{card.id} {card.name} (from {names.player(card.player)}, turn {card.turn}{ready})"
-        )
+        came = f"from {names.player(card.player)}, turn {card.turn}{ready}"
+        lines.append(f"  {middle_ref(card.id)} {card.name} ({came})")
     return lines
 
 

@@ -126,6 +126,8 @@ COMMANDS = [
     "table show chaos", "rules", "rules spite", "card Lightning Bolt", "roll dice 2d6+1",
     "help chaos", "as Bob: chaos counter", "as Cy: chaos roll", "game join Dee", "game begin",
     "game end", "game start lists", "game start deck seed 5", "game leave", "as Ann: game end",
+    "effects end E3", "effects end #2", "middle play M1", "table lookup chaos 158",
+    "table validate /dev/zero", "table validate .",
 ]  # fmt: skip
 # Files written by `game export` stay in the test's folder: these names are never mutated.
 EXPORTS = ["game export", "game export log.jsonl", "game export log\x00x", "game export .."]

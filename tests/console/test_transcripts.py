@@ -99,7 +99,7 @@ def test_classic_transcript(tmp_path: Path) -> None:
         r"Ann opens a classic game \(seed 3, 20 life\)\.",
         r"Seats are locked: Ann, Bob, Cy\.",
         r"Ann rolls EnchantWorldLand d20 \[\d+\] = \d+ → #\d+ .+",
-        r" +\+ #\d+ .+ stays in play as a world enchantment\.",
+        r" +\+ E\d+ .+ stays in play as a world enchantment\.",
         r"── Turn 1 — Ann ──",
         r"> turn next",
         r"! Ann hasn't made this turn's chaos roll yet: `chaos roll` first \(a referee may end"
@@ -169,12 +169,12 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
         r"Bob joins the game\.",
         r"Seats are locked: Ann, Bob, Cy\.",
         r"Ann rolls Global d12×d10 \[\d+, \d+\] = \d+ → #\d+-\d+ .+",
-        r" +\+ #\d+ .+ stays in play as the Global\.",
+        r" +\+ E\d+ .+ stays in play as the Global\.",
         r"── Turn 1 — Ann ──",
         r"Ann rolls List A d8×d10 .+",
-        r"#(\d+) Black Lotus goes into the middle \(Ann\)\.",
+        r"M(\d+) Black Lotus goes into the middle \(Ann\)\.",
         r"> middle list",
-        r"  #(\d+) Black Lotus \(from Ann, turn 1\)",
+        r"  M(\d+) Black Lotus \(from Ann, turn 1\)",
         r"── Turn 2 — Bob ──",
         r"Cy steps away and misses their next turn\.",
         r"Bob rolls List [AB] d8×d10 .+",
@@ -485,3 +485,43 @@ def test_a_rules_answer_is_wrapped_to_the_terminal(tmp_path: Path, columns: int)
     assert "turning-face-up" in " ".join(" ".join(paragraphs).split())
     assert not any(line.endswith("-") for line in lines)
     assert " ".join(paragraphs[-1].split()).startswith("See also: Face Down on the Stack")
+
+
+def test_effects_are_written_e_apart_from_entry_numbers(tmp_path: Path) -> None:
+    """`→ #12` is the entry the dice read, `E7` the effect it left; `effects end` takes E7,
+    e7, #2 and 2 alike and names the effect the same way in its answer."""
+    stdin = "chaos roll\neffects list\neffects end e7\neffects end #2\neffects end M5\nquit\n"
+    stdout = play(tmp_path, "--players", "Ann,Bob", "--seed", "10", stdin=stdin)
+    assert_in_order(
+        stdout,
+        r"Ann rolls EnchantWorldLand d20 \[18\] = 18 → #18 Patience Rewarded",
+        r"   \+ E2 Patience Rewarded stays in play as a world enchantment\.",
+        r"├─ roll 1/3: EnchantWorldLand d20 \[12\] = 12 → #12 Shared Dead",
+        r"│     \+ E7 Shared Dead stays in play as a world enchantment\.",
+        r"> effects list",
+        r"  E2 Patience Rewarded \(world enchantment\)",
+        r"  E7 Shared Dead \(world enchantment\)",
+        r"> effects end e7",
+        r"− E7 Shared Dead ends: ended by Ann\.",
+        r"> effects end #2",
+        r"− E2 Patience Rewarded ends: ended by Ann\.",
+        r"> effects end M5",
+        r"! an effect is written like E2 \(or just 2\); got 'M5'",
+    )
+    assert not re.search(r"[+−] #\d", stdout)  # no effect is written like an entry any more
+
+
+def test_cards_in_the_middle_are_written_m(tmp_path: Path) -> None:
+    stdin = "middle add Black Lotus\nmiddle list\nmiddle play #4\nquit\n"
+    stdout = play(
+        tmp_path, "--players", "Ann,Bob", "--ruleset", "lists", "--seed", "4", stdin=stdin
+    )
+    found = assert_in_order(
+        stdout,
+        r"M(\d+) Black Lotus goes into the middle \(Ann\)\.",
+        r"> middle list",
+        r"  M(\d+) Black Lotus \(from Ann, turn 1\)",
+        r"> middle play #4",
+        r"Ann plays M4 Black Lotus from the middle\.",
+    )
+    assert found[0].group(1) == found[2].group(1) == "4"

@@ -39,13 +39,13 @@ async def test_effects_list_numbers_every_effect_with_what_is_left(fake_discord,
 
         assert is_ephemeral(body)
         text = text_of(body).replace("\\", "")  # without markdown escapes
-        assert f"**#{world.id} {world.name} (world enchantment)**" in text
+        assert f"**E{world.id} {world.name} (world enchantment)**" in text
         assert f"*{world.text}*" in text  # whole, for Discord to wrap
-        assert f"#{effect.id} {effect.name} (owner's, 2 turns left, this one included)" in text
+        assert f"E{effect.id} {effect.name} (owner's, 2 turns left, this one included)" in text
 
         await t.slash("turn next", user=owner)
         later = text_of(await t.slash("effects list", user=player))
-        assert f"#{effect.id} {effect.name} (owner's, 1 turn left, this one included)" in later
+        assert f"E{effect.id} {effect.name} (owner's, 1 turn left, this one included)" in later
 
 
 @aio
@@ -57,18 +57,18 @@ async def test_effects_end_takes_an_effect_out_by_its_number(fake_discord, tmp_p
         effect = timed((await t.current()).game)
         before = (await t.current()).version
 
-        mine = await t.slash("effects end", {"id": effect.id}, user=player)
+        mine = await t.slash("effects end", {"id": f"E{effect.id}"}, user=player)
         assert is_ephemeral(mine)
         assert "the host or a referee can end that effect" in text_of(mine)
         assert (await t.current()).version == before
 
-        body = await t.slash("effects end", {"id": effect.id}, user=owner)
+        body = await t.slash("effects end", {"id": f"E{effect.id}"}, user=owner)
 
         assert not is_ephemeral(body)
-        assert f"#{effect.id} {effect.name} ends: ended by owner" in text_of(body)
+        assert f"E{effect.id} {effect.name} ends: ended by owner" in text_of(body)
         assert effect.id not in (await t.current()).game.state.effects
         listed = text_of(await t.slash("effects list", user=owner))
-        assert f"#{effect.id} " not in listed
+        assert f"E{effect.id} " not in listed
 
 
 @aio
@@ -77,9 +77,9 @@ async def test_anyone_at_the_table_may_end_a_world(fake_discord, tmp_path):
         _, player = await t.game("classic")
         (world,) = (await t.current()).game.state.effects.values()
 
-        body = await t.slash("effects end", {"id": world.id}, user=player)
+        body = await t.slash("effects end", {"id": f"#{world.id}"}, user=player)
 
-        assert f"#{world.id} {world.name} ends: ended by player" in text_of(body)
+        assert f"E{world.id} {world.name} ends: ended by player" in text_of(body)
         assert not (await t.current()).game.state.effects
         empty = await t.slash("effects list", user=player)
         assert "Nothing lasting is in play." in text_of(empty)
@@ -90,12 +90,12 @@ async def test_ending_an_effect_that_isnt_there_is_refused(fake_discord, tmp_pat
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, _ = await t.game("classic")
         before = (await t.current()).version
-        body = await t.slash("effects end", {"id": 999}, user=owner)
+        body = await t.slash("effects end", {"id": "E999"}, user=owner)
         assert is_ephemeral(body)
-        assert "no effect #999 in play" in text_of(body)
+        assert "no effect E999 in play" in text_of(body)
         assert (await t.current()).version == before
         outsider = t.fake.add_user("passer-by")
-        body = await t.slash("effects end", {"id": 1}, user=outsider)
+        body = await t.slash("effects end", {"id": "1"}, user=outsider)
         assert is_ephemeral(body)
 
 
@@ -105,7 +105,7 @@ async def test_ending_the_global_card_reveals_the_next(fake_discord, tmp_path):
         owner, _ = await t.game("deck")
         (old,) = (await t.current()).game.state.effects.values()
 
-        body = await t.slash("effects end", {"id": old.id}, user=owner)
+        body = await t.slash("effects end", {"id": str(old.id)}, user=owner)
 
         (new,) = (await t.current()).game.state.effects.values()
         assert new.id != old.id
@@ -120,3 +120,38 @@ async def test_effects_list_without_a_game_says_so(fake_discord, tmp_path):
         body = await t.slash("effects list")
         assert is_ephemeral(body)
         assert "no game in progress" in text_of(body)
+
+
+@aio
+async def test_a_roll_shows_its_entry_as_hash_and_its_effect_as_e(fake_discord, tmp_path):
+    """`#17` is the entry the dice read; `E2` the effect it left in play. /effects end offers
+    the effects by their E-ids and takes E2, e2, #2 and 2 alike."""
+    seed = seed_where("classic", lasting(2))
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("classic", seed=seed)
+        rolled = await t.slash("chaos roll", user=owner)
+        game = (await t.current()).game
+        effect = timed(game)
+        roll = next(
+            e for e in reversed(game.events) if e["type"] == "roll" and e["table"] == "chaos"
+        )
+        label = game.ruleset.tables["chaos"].band(roll["result"]).label
+        text = text_of(rolled).replace("\\", "")
+        assert f"#{label} {roll['entry']['name']}" in text
+        assert f"E{effect.id} {effect.name} (effect, owner's) lasts" in text
+        assert f"#{effect.id} {effect.name}" not in text  # the old, ambiguous form is gone
+
+        _, offered = await t.fake.autocomplete("effects end", {"id": ""}, "id", user=owner)
+        choices = offered["data"]["choices"]
+        assert {c["value"] for c in choices} == {f"E{e}" for e in game.state.effects}
+        assert f"E{effect.id} {effect.name}" in {c["name"] for c in choices}
+
+        (world,) = [e for e in game.state.effects.values() if e.kind == "world"]
+        for typed, which in ((f"e{effect.id}", effect), (str(world.id), world)):
+            body = await t.slash("effects end", {"id": typed}, user=owner)
+            assert f"E{which.id} {which.name} ends: ended by owner" in text_of(body), typed
+        assert not (await t.current()).game.state.effects
+
+        bad = await t.slash("effects end", {"id": "M3"}, user=owner)
+        assert is_ephemeral(bad)
+        assert "an effect is written like E2 (or just 2); got 'M3'" in text_of(bad)

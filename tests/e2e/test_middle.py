@@ -22,27 +22,32 @@ async def test_the_middle_world_takes_one_play_per_player_per_turn(fake_discord,
         cards = middle_of((await t.current()).game)
         bolt = next(i for i, name in cards.items() if name == "Lightning Bolt")
         growth = next(i for i, name in cards.items() if name == "Giant Growth")
-        assert f"#{bolt} Lightning Bolt goes into the middle (player)" in text_of(added)
+        assert f"M{bolt} Lightning Bolt goes into the middle (player)" in text_of(added)
 
         listed = await t.slash("middle list", user=owner)
         assert is_ephemeral(listed)
         assert listed["data"]["embeds"][0]["title"] == "The middle world"
-        assert f"#{bolt} Lightning Bolt (from player, turn 1)" in text_of(listed)
+        assert f"M{bolt} Lightning Bolt (from player, turn 1)" in text_of(listed)
         assert "playable from next turn" not in text_of(listed)  # the middle world has no wait
 
-        played = await t.slash("middle play", {"id": bolt}, user=player)
-        assert f"player plays #{bolt} Lightning Bolt from the middle" in text_of(played)
+        _, offered = await t.fake.autocomplete("middle play", {"id": ""}, "id", user=player)
+        assert [(c["name"], c["value"]) for c in offered["data"]["choices"]] == [
+            (f"M{bolt} Lightning Bolt", f"M{bolt}"),
+            (f"M{growth} Giant Growth", f"M{growth}"),
+        ]
+        played = await t.slash("middle play", {"id": f"M{bolt}"}, user=player)
+        assert f"player plays M{bolt} Lightning Bolt from the middle" in text_of(played)
         assert bolt not in middle_of((await t.current()).game)
 
         before = (await t.current()).version
-        second = await t.slash("middle play", {"id": growth}, user=player)
+        second = await t.slash("middle play", {"id": f"#{growth}"}, user=player)
         assert is_ephemeral(second)
         assert "player has already played 1 card from the middle world this turn" in text_of(second)
         assert (await t.current()).version == before
         assert growth in middle_of((await t.current()).game)
 
-        other = await t.slash("middle play", {"id": growth}, user=owner)  # a play of their own
-        assert f"owner plays #{growth} Giant Growth" in text_of(other)
+        other = await t.slash("middle play", {"id": str(growth)}, user=owner)  # a play of their own
+        assert f"owner plays M{growth} Giant Growth" in text_of(other)
 
 
 @aio
@@ -54,10 +59,10 @@ async def test_the_decks_middle_plays_a_card_from_the_turn_after(fake_discord, t
 
         listed = await t.slash("middle list", user=player)
         assert listed["data"]["embeds"][0]["title"] == "The middle"
-        assert f"#{card} Llanowar Elves (from owner, turn 1, playable from next turn)" in text_of(
+        assert f"M{card} Llanowar Elves (from owner, turn 1, playable from next turn)" in text_of(
             listed
         )
-        early = await t.slash("middle play", {"id": card}, user=player)
+        early = await t.slash("middle play", {"id": f"M{card}"}, user=player)
         assert is_ephemeral(early)
         assert "it can be played from next turn on" in text_of(early)
 
@@ -65,9 +70,9 @@ async def test_the_decks_middle_plays_a_card_from_the_turn_after(fake_discord, t
         listed = await t.slash("middle list", user=player)
         assert "playable from next turn" not in text_of(listed)
 
-        played = await t.slash("middle play", {"id": card}, user=player)
+        played = await t.slash("middle play", {"id": f"m{card}"}, user=player)
 
-        assert f"player plays #{card} Llanowar Elves from the middle" in text_of(played)
+        assert f"player plays M{card} Llanowar Elves from the middle" in text_of(played)
         assert not middle_of((await t.current()).game)
         empty = await t.slash("middle list", user=player)
         assert "The middle is empty." in text_of(empty)
@@ -80,7 +85,7 @@ async def test_classic_has_no_middle(fake_discord, tmp_path):
         before = (await t.current()).version
         commands: list[tuple[str, dict[str, Any]]] = [
             ("middle add", {"card": "Lightning Bolt"}),
-            ("middle play", {"id": 1}),
+            ("middle play", {"id": "M1"}),
             ("middle list", {}),
         ]
         for command, options in commands:
@@ -94,9 +99,9 @@ async def test_classic_has_no_middle(fake_discord, tmp_path):
 async def test_playing_a_card_that_isnt_there_is_refused(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, _ = await t.game("lists")
-        body = await t.slash("middle play", {"id": 42}, user=owner)
+        body = await t.slash("middle play", {"id": "42"}, user=owner)
         assert is_ephemeral(body)
-        assert "no card #42 in the middle" in text_of(body)
+        assert "no card M42 in the middle" in text_of(body)
         outsider = t.fake.add_user("passer-by")
         body = await t.slash("middle add", {"card": "Shock"}, user=outsider)
         assert is_ephemeral(body)

@@ -105,7 +105,7 @@ def test_a_card_leaves_the_middle_once_played():
     game = new_game(lists())
     card = add(game, "ann", "Shock")
     game.act(MiddlePlay(actor="bob", card=card))
-    with pytest.raises(RulesError, match=f"no card #{card} in the middle"):
+    with pytest.raises(RulesError, match=f"no card M{card} in the middle"):
         game.act(MiddlePlay(actor="cat", card=card))
 
 

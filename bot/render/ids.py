@@ -1,0 +1,46 @@
+"""How the numbers of things in play are written, apart from the numbers on the lists.
+
+``#17`` is an entry's number on a list: what the dice read, as printed on the list. Before this
+module, effects and cards in the middle were written ``#2`` too, and "→ #17 Quickened Sorcery
+… + #2 Quickened Sorcery stays in play" left players guessing which number was which. So:
+
+- an effect in play (a lasting effect, a world enchantment, the Global) is ``E2``;
+- a card in the middle is ``M5``.
+
+One letter and the number: short to type, the same in a terminal and on Discord (no markdown
+meaning), and never a die's reading. Both numbers come from the game's one counter, so ``E5``
+and ``M5`` never both exist. A command that takes one still accepts the old ``#2`` and a bare
+``2``, so nobody's habit breaks.
+"""
+
+from __future__ import annotations
+
+import re
+
+EFFECT = "E"
+MIDDLE = "M"
+
+
+def effect_ref(effect_id: int) -> str:
+    """``E2``: how an effect in play is written everywhere players read it."""
+    return f"{EFFECT}{effect_id}"
+
+
+def middle_ref(card_id: int) -> str:
+    """``M5``: how a card in the middle is written everywhere players read it."""
+    return f"{MIDDLE}{card_id}"
+
+
+_REF = re.compile(r"\s*(?:([A-Za-z])\s*|#\s*)?([0-9]{1,9})\s*")
+
+
+def read_ref(text: str, prefix: str) -> int | None:
+    """The number in ``E2`` (any case), ``#2`` or ``2`` for `prefix` ``E``; None when `text`
+    isn't written that way (another letter, a word, a negative number)."""
+    match = _REF.fullmatch(text)
+    if match is None:
+        return None
+    letter = match.group(1)
+    if letter is not None and letter.upper() != prefix:
+        return None
+    return int(match.group(2))
