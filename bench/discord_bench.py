@@ -28,7 +28,8 @@ The whole measurement runs three times (``--runs``); the issue's bar is three ru
 
 Run from the repository root::
 
-    python bench/discord_bench.py [--runs 3] [--rounds 300] [--burst 1000] [--channels 100] [--strict]
+    python bench/discord_bench.py [--runs 3] [--rounds 300] [--burst 1000] [--channels 100]
+                                  [--strict] [--profile FILE]
 
 It prints the figures, the ratios and PASS or FAIL; it exits 0 either way unless ``--strict``.
 """
@@ -59,6 +60,7 @@ import discord.http
 import yarl
 
 from bench.store import DiskFloor, Floor
+from bot import memory
 from bot.client.bot import BOARD_DELAY, ChaosBot
 from bot.config import Settings
 from bot.engine import Begin, ChaosError, Join, RollChaos
@@ -333,6 +335,7 @@ async def durable_rate(folder: Path, count: int, channels: int) -> tuple[float, 
         with contextlib.suppress(ChaosError):  # a pending choice holds its channel's next roll
             await service.act(scopes[n % channels], RollChaos(actor="ann", extra=True))
 
+    memory.freeze()  # as the bot's process does once ready
     started = time.perf_counter()
     await asyncio.gather(*(roll(n) for n in range(count)))
     wall = time.perf_counter() - started
@@ -430,7 +433,10 @@ async def one_run(args: argparse.Namespace, folder: Path) -> Run:
 
 
 async def main(args: argparse.Namespace) -> bool:
-    """`args.runs` runs, each printed as it ends; then how many met every goal."""
+    """`args.runs` runs, each printed as it ends; then how many met every goal. The collector
+    is set as in the bot's process (bot.memory): the in-process bot and the service alone run
+    here."""
+    memory.settle()
     passed = 0
     for n in range(args.runs):
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

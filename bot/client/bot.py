@@ -24,6 +24,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import memory
 from bot.client import ratelimits
 from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import report
@@ -134,6 +135,7 @@ class ChaosBot(commands.AutoShardedBot):
         self._expiry: asyncio.Task[None] | None = None
         self._health: asyncio.Task[None] | None = None
         self._closing = False
+        self._frozen = False  # whether start-up's objects were frozen (bot.memory)
 
     async def setup_hook(self) -> None:
         ratelimits.install(self.http)  # a REST proxy's own 429s are waited out, not raised
@@ -211,6 +213,9 @@ class ChaosBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if not self._frozen:  # on the first ready: what start-up made lives as long as we do
+            self._frozen = True
+            memory.freeze()
 
     async def _expire_idle(self) -> None:
         while True:

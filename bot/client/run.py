@@ -16,6 +16,7 @@ import discord.gateway
 import discord.http
 import yarl
 
+from bot import memory
 from bot.client.bot import ChaosBot
 from bot.client.identify import IdentifyGate, open_gate
 from bot.config import Settings
@@ -150,5 +151,6 @@ async def _login(bot: ChaosBot, token: str) -> None:
 def run(settings: Settings) -> None:
     """``make run`` with a token: the bot, until Ctrl-C (or SIGTERM)."""
     setup_logging(settings)
+    memory.settle()
     if asyncio.run(serve(settings)) == signal.SIGINT:
         raise KeyboardInterrupt  # the command line's exit status for Ctrl-C
