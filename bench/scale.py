@@ -112,11 +112,14 @@ class Setup:
 
 @dataclass
 class StoreRun:
-    """The store alone on one backend."""
+    """The store alone on one backend: with group commit, and (`single`) one commit per
+    action, its baseline, measured in the same rounds."""
 
     name: str
     latencies: list[float] = field(default_factory=list)
     rates: list[float] = field(default_factory=list)
+    single: list[float] = field(default_factory=list)  # actions/s, one commit per action
+    batches: list[int] = field(default_factory=list)  # sizes of the group commits
 
 
 # -- the store alone ------------------------------------------------------------------------------
@@ -135,18 +138,33 @@ async def store_round(
             outcome = await service.act(scope, next_play(outcome.game))
             if n >= 20:
                 run.latencies.append(time.perf_counter() - started)
-        scopes = [f"bench:many:{len(run.rates)}:{g}" for g in range(games)]
-        for g, each in enumerate(scopes):
-            await begin(service, each, SEED + g)
 
         async def play(each: str) -> None:
             game = (await service.current(each)).game
             for _ in range(per_game):
                 game = (await service.act(each, next_play(game))).game
 
-        started = time.perf_counter()
-        await asyncio.gather(*(play(each) for each in scopes))
-        run.rates.append(games * per_game / (time.perf_counter() - started))
+        async def many(grouped: bool) -> float:
+            """`games` games playing at once; actions/s."""
+            scopes = [f"bench:many:{len(run.rates)}:{grouped}:{g}" for g in range(games)]
+            for g, each in enumerate(scopes):
+                await begin(service, each, SEED + g)
+            service.store.group_commit = grouped
+            service.store.batches = [] if grouped else None
+            started = time.perf_counter()
+            await asyncio.gather(*(play(each) for each in scopes))
+            took = time.perf_counter() - started
+            run.batches += service.store.batches or []
+            service.store.group_commit, service.store.batches = True, None
+            return games * per_game / took
+
+        # Group commit and its baseline, in turns from round to round.
+        if len(run.rates) % 2 == 0:
+            run.rates.append(await many(grouped=True))
+            run.single.append(await many(grouped=False))
+        else:
+            run.single.append(await many(grouped=False))
+            run.rates.append(await many(grouped=True))
     finally:
         await service.close()
 

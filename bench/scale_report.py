@@ -98,6 +98,15 @@ def print_store(stores: tuple[StoreRun, StoreRun], args: argparse.Namespace) -> 
         f" {ratio(p95(pg.latencies), p95(lite.latencies)):>10}"
         f"{ratio(one_pg, one_lite):>16}{times(store_ratio(pg, lite)):>20}"
     )
+    print(f"  Group commit, {args.games} games at once (one commit per action in the same rounds):")
+    for run in stores:
+        gain = statistics.median(g / o for g, o in zip(run.rates, run.single, strict=True))
+        mean = sum(run.batches) / len(run.batches) if run.batches else 0.0
+        print(
+            f"    {run.name:<22}{p50(run.rates):>8.0f}/s against {p50(run.single):.0f}/s:"
+            f" {times(gain).strip()}; {len(run.batches)} commits, {mean:.1f} actions each"
+            f" (up to {max(run.batches, default=0)})"
+        )
 
 
 def results(setup: Setup) -> list[float]:

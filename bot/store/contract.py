@@ -84,6 +84,9 @@ class Store(ABC):
     # Actions are saved in batches, committed together (group commit): set this to a list and
     # the store appends the size of every batch it commits (the benchmarks and tests count).
     batches: list[int] | None = None
+    # Off, the writer commits one save at a time, as before group commit: only for the
+    # benchmarks' baseline (bench/scale.py measures both in one run).
+    group_commit: bool = True
 
     # -- opening and closing ---------------------------------------------------------------
 

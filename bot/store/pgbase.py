@@ -33,6 +33,7 @@ class PgDatabase:
         self._appender: asyncio.Task[None] | None = None
         # The size of every batch of appends sent, when someone is counting (the benchmarks).
         self.batches: list[int] | None = None
+        self.group_commit = True  # off: one save per commit (a baseline)
 
     @property
     def where(self) -> str:

@@ -252,7 +252,7 @@ class PostgresStore(PgGuildStore, Store):
                 for append in self._appends:
                     if append.done.done():
                         continue  # its caller gave up while it was queued
-                    if append.game.id in games:
+                    if append.game.id in games or (batch and not self.group_commit):
                         later.append(append)
                     else:
                         games.add(append.game.id)

@@ -57,6 +57,17 @@ async def test_saves_that_arrive_together_are_committed_in_one_batch(database: P
 
 
 @aio
+async def test_without_group_commit_each_save_is_a_commit_of_its_own(database: Path | str) -> None:
+    """The benchmarks' baseline: the same saves, one per batch, all kept."""
+    async with Store.connect(database) as store:
+        made = await games(store, 5)
+        store.batches, store.group_commit = [], False
+        saved = await asyncio.gather(*(join(store, r, g, "bob") for r, g in made))
+        assert [r.version for r in saved] == [2] * 5
+        assert store.batches == [1] * 5
+
+
+@aio
 async def test_a_batch_on_sqlite_is_one_commit(tmp_path: Path) -> None:
     async with SQLiteStore.connect(tmp_path / "db") as store:
         assert isinstance(store, SQLiteStore)
