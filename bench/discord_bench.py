@@ -213,12 +213,12 @@ async def latency(
 
 
 async def burst(
-    fake: FakeDiscord, channels: list[str], count: int
+    fake: FakeDiscord, channels: list[str], count: int, command: str = "chaos roll"
 ) -> tuple[float, list[float], list[float], int]:
-    """`count` rolls at once, spread over `channels`. Returns the wall time until every result
-    was delivered, each interaction's time to its first answer (what Discord's 3 s deadline is
-    about; a deferral counts) and to its result (the deferral's follow-up, if deferred), and
-    how many results were refusals.
+    """`count` rolls (or `command`s) at once, spread over `channels`. Returns the wall time
+    until every result was delivered, each interaction's time to its first answer (what
+    Discord's 3 s deadline is about; a deferral counts) and to its result (the deferral's
+    follow-up, if deferred), and how many results were refusals.
 
     The host asks for extra rolls: a second turn roll would be refused in a few microseconds
     and measure nothing. (A roll that asks a choice still holds the next roll in its channel
@@ -229,8 +229,9 @@ async def burst(
     async def one(n: int) -> tuple[JSON, JSON, float]:
         channel = channels[n % len(channels)]
         # A generous wait: an answer later than Discord's 3 s counts as late, not as lost.
+        options = EXTRA if command == "chaos roll" else None
         payload, body = await fake.slash(
-            "chaos roll", EXTRA, user=fake.owner, channel=channel, timeout=60
+            command, options, user=fake.owner, channel=channel, timeout=60
         )
         return payload, body, time.perf_counter() - started
 
@@ -366,6 +367,8 @@ async def one_run(args: argparse.Namespace, folder: Path) -> Run:
         channels += [fake.add_channel(f"table-{n}") for n in range(1, args.channels)]
         async with bot_process(fake, folder, args.profile) as pid:
             await open_games(fake, None, channels)
+            pinged, _, _, _ = await burst(fake, channels, args.burst, "ping")
+            await quiet(fake)
             bot_cpu, fake_cpu = cpu_seconds(pid), time.process_time()
             wall, firsts, answers, refusals = await burst(fake, channels, args.burst)
             bot_cpu, fake_cpu = cpu_seconds(pid) - bot_cpu, time.process_time() - fake_cpu
@@ -408,6 +411,10 @@ async def one_run(args: argparse.Namespace, folder: Path) -> Run:
     lines.append(
         f"  CPU in the burst (and its quiet second after): the bot's process {bot_cpu:.2f} s,"
         f" the fake Discord's {fake_cpu:.2f} s"
+    )
+    lines.append(
+        f"  for scale: {args.burst} /ping at once, the same way: every answer in by {pinged:.2f} s;"
+        f" the rolls took {wall / pinged:.2f}× that"
     )
     rate = args.burst / rate_wall
     lines.append(

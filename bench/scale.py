@@ -81,7 +81,7 @@ class Burst:
     refused: int
     busy: Usage  # until the last result
     settled: Usage  # until the boards of the burst were drawn too
-    stored: int  # actions the database gained: one transaction each
+    stored: int  # actions the database gained (committed in batches: see bot.store)
     token_requests: int  # REST requests other than interaction answers (Discord's 50/s)
 
     @property
