@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, Self, cast
@@ -129,9 +129,16 @@ class SQLiteStore(GuildStore, BoardStore, Store):
         return await self._transact(partial(save_game, game, snapshot, log, interaction))
 
     async def _append(
-        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+        self,
+        game: GameRecord,
+        moved: GameRecord,
+        log: Log,
+        interaction: str | None,
+        meanwhile: Callable[[], None] | None = None,
     ) -> None:
-        await self._transact(partial(save_action, game, moved, log.rows(game.id), interaction))
+        await self._transact(
+            partial(save_action, game, moved, log.rows(game.id), interaction), meanwhile
+        )
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
