@@ -8,7 +8,7 @@ nobody if it fails, and the player may still type anything; the command checks i
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,6 +24,7 @@ from bot.tables import LoadedRuleset, load_bundled
 
 if TYPE_CHECKING:
     from bot.client.bot import ChaosBot
+    from bot.engine.state import ActiveEffect, MiddleCard
 
 log = logging.getLogger(__name__)
 
@@ -120,19 +121,21 @@ async def options(interaction: discord.Interaction[Any], typed: str) -> list[Cho
 async def effects(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The effects in play, as ``E2 Fog``; the value is ``E2``, which /effects end reads."""
     game = await _game_here(interaction)
-    if game is None:
-        return []
-    found = sorted(game.state.effects.values(), key=lambda e: e.id)
-    return pick(((f"{effect_ref(e.id)} {e.name}", effect_ref(e.id)) for e in found), typed)
+    return [] if game is None else _refs(game.state.effects.values(), effect_ref, typed)
 
 
 async def middle_cards(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The cards in the middle, as ``M3 Fog``; the value is ``M3``, which /middle play reads."""
     game = await _game_here(interaction)
-    if game is None:
-        return []
-    found = sorted(game.state.middle.values(), key=lambda c: c.id)
-    return pick(((f"{middle_ref(c.id)} {c.name}", middle_ref(c.id)) for c in found), typed)
+    return [] if game is None else _refs(game.state.middle.values(), middle_ref, typed)
+
+
+def _refs(
+    things: Iterable[ActiveEffect | MiddleCard], ref: Callable[[int], str], typed: str
+) -> list[Choice]:
+    """Things with an id and a name, in id order, offered by the id as written (`ref`)."""
+    found = sorted(things, key=lambda thing: thing.id)
+    return pick(((f"{ref(t.id)} {t.name}", ref(t.id)) for t in found), typed)
 
 
 async def lists(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
