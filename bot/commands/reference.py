@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from bot import notation
 from bot.commands.grammar import SPECS, CommandError, check_text, groups
-from bot.engine.dice import parse_expr
+from bot.render.dice import dice_markdown, dice_plain
 from bot.rules_search import search, suggest
 from bot.tables.rulesets import Rule
 
@@ -177,9 +178,12 @@ def card_link(name: str) -> str:
     return f"{name}: {SCRYFALL_SEARCH}{exact}"
 
 
-def roll_dice(expr: str, rng: random.Random) -> str:
-    """Roll dice notation such as ``2d6+1``: ``2d6+1 [3, 5] = 9``. Limits are parse_expr's."""
-    dice = parse_expr(expr)
-    rolled = dice.roll(rng)
-    faces = f" [{', '.join(map(str, rolled.faces))}]" if rolled.faces else ""
-    return f"{dice.text}{faces} = {rolled.total}"
+def roll_dice(
+    expr: str, rng: random.Random, *, markdown: bool = False, limit: int | None = None
+) -> str:
+    """Roll dice notation such as ``4d6kh3``: ``4d6kh3 (~~1~~, 4, 5, 6) = 15``, every die shown
+    and the dropped ones struck through (:mod:`bot.notation` reads and limits it). With
+    `markdown`, Discord's look; with `limit`, a roll too long to show die by die gives its
+    notation, count of dice and total instead."""
+    rolled = notation.roll(expr, rng)
+    return dice_markdown(rolled, limit) if markdown else dice_plain(rolled, limit)
