@@ -157,7 +157,8 @@ def _find(text: str) -> tuple[Spec, str]:
         if len(words) == 1:
             raise CommandError(f"`{first}` needs one of: {', '.join(verbs)} (try `help {first}`)")
         close = difflib.get_close_matches(words[1].lower(), verbs, n=1)
-        if first in BARE and not close and _BARE_START.match(words[1]):
+        dicelike = _BARE_START.match(words[1]) or words[1][0].isnumeric()  # '٣d6': told why
+        if first in BARE and not close and dicelike:
             return SPECS[f"{first} {BARE[first]}"], text[len(words[0]) :].strip()
         if first == "roll" and words[1].lower() == "chaos":
             raise CommandError("the turn's chaos roll is `chaos roll`; `roll` is for dice")
