@@ -241,9 +241,45 @@ class SeededDice(d20.Dice):  # type: ignore[misc]  # d20 has no type information
         self.values.append(SeededDie.new(self.size, context=self._context))
 
 
+class _InOrder(d20.SetOperator):  # type: ignore[misc]  # d20 has no type information
+    """d20's set operations, rerolling dice left to right.
+
+    d20 rerolls the dice it selected in the order of a Python ``set`` of them, which follows
+    their memory addresses: the same draws could land on other dice from one run to the next,
+    so a seeded roll wouldn't repeat and a logged one wouldn't replay. Here they go in the
+    order the dice are shown. (Keeping, dropping and exploding don't depend on that order.)
+    """
+
+    __slots__ = ()
+
+    def reroll(self, target: Any) -> None:
+        chosen = self._in_order(target)
+        while chosen:
+            for die in chosen:
+                die.reroll()
+            chosen = self._in_order(target)
+
+    def reroll_once(self, target: Any) -> None:
+        for die in self._in_order(target):
+            die.reroll()
+
+    def _in_order(self, target: Any) -> list[Any]:
+        chosen = self.select(target)
+        return [value for value in target.set if value in chosen]
+
+
 class _Roller(d20.Roller):  # type: ignore[misc]  # d20 has no type information
     def _eval_dice(self, node: Any) -> SeededDice:
         return SeededDice.new(node.num, node.size, context=self.context)
+
+    def _eval_operatedset(self, node: Any) -> Any:
+        # d20's own, with _InOrder in place of its SetOperator.
+        target = self._eval(node.value)
+        for op in node.operations:
+            operation = _InOrder.from_ast(op)
+            operation.operate(target)
+            target.operations.append(operation)
+        return target
 
 
 def _evaluate(typed: str, draw: Callable[[int], int]) -> DiceRoll:
