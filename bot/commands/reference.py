@@ -10,15 +10,14 @@ import random
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from bot import notation
 from bot.commands.grammar import SPECS, CommandError, check_text, groups
+from bot.render.cards import card_page_url
 from bot.render.dice import dice_markdown, dice_plain
 from bot.rules_search import search, suggest
 from bot.tables.rulesets import Rule
 
-SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 WIDTH = 100
 MIN_WIDTH = 30  # a terminal narrower than this is wrapped as if it were this wide
 
@@ -174,8 +173,7 @@ def _topics(rules: Iterable[Rule], head: str) -> str:
 def card_link(name: str) -> str:
     """A Scryfall search for the card with exactly this name (built here, never fetched)."""
     check_text(name, "a card's name")
-    exact = quote('!"' + name + '"', safe="")
-    return f"{name}: {SCRYFALL_SEARCH}{exact}"
+    return f"{name}: {card_page_url(name)}"
 
 
 def roll_dice(
