@@ -19,8 +19,9 @@ Two things d20 doesn't do are done here:
   :func:`replay` reads the same expression again from the logged faces alone.
 * **Our limits as well as its own.** At most :data:`MAX_ROLL_DICE` dice a roll (what one
   table entry may throw, rerolls and exploding dice included: d20's ``RollContext`` counts
-  them and stops a runaway ``1d1e1``), :data:`MAX_SIDES` sides and :data:`MAX_CHARS`
-  characters. Whatever is wrong is a :class:`NotationError` with a sentence to show.
+  them and stops a runaway ``1d6e>0``), 2 to :data:`MAX_SIDES` sides a die (as table dice)
+  and :data:`MAX_CHARS` characters. Whatever is wrong is a :class:`NotationError` with a
+  sentence to show.
 
 Evaluation only: how a roll is written out (struck-through dropped dice and all) is
 :mod:`bot.render.dice`'s business.
@@ -176,9 +177,9 @@ def _check_tree(typed: str, tree: Any) -> None:
     for node in _walk(tree):
         if isinstance(node, diceast.Dice):
             dice += node.num
-            if not isinstance(node.size, int) or not 1 <= node.size <= MAX_SIDES:
+            if not isinstance(node.size, int) or not 2 <= node.size <= MAX_SIDES:
                 raise NotationError(
-                    f"{typed!r}: a die has 1 to {MAX_SIDES} sides; got {node.size}."
+                    f"{typed!r}: a die must have 2 to {MAX_SIDES} sides; got {node.size}."
                 )
     if dice > MAX_ROLL_DICE:
         raise NotationError(

@@ -17,7 +17,7 @@ roll dice 2d20kl1
 roll 1d20+3 adv
 roll 1000000d1000000
 roll ((1d6!)!)
-roll 1d1e1
+roll 1d6e>0
 roll ٣d6
 roll chaos
 roll
@@ -64,10 +64,10 @@ def test_roll_reads_the_notation_of_discords_dice_bots(tmp_path: Path) -> None:
         assert kept == [min(f for f, _ in pair) if keep_low else max(f for f, _ in pair)]
 
     assert block(stdout, "roll 1000000d1000000") == [
-        "! '1000000d1000000': a die has 1 to 1000 sides; got 1000000."
+        "! '1000000d1000000': a die must have 2 to 1000 sides; got 1000000."
     ]
     assert block(stdout, "roll ((1d6!)!)")[0].startswith("! Can't read '((1d6!)!)' as dice: '!'")
-    assert "more than 200 dice" in block(stdout, "roll 1d1e1")[0]
+    assert "more than 200 dice" in block(stdout, "roll 1d6e>0")[0]
     assert block(stdout, "roll ٣d6") == [
         "! '٣d6': write numbers with the digits 0 to 9, like 3d6; got '٣'."
     ]
