@@ -49,4 +49,7 @@ class RollCog(commands.GroupCog, group_name="roll"):
 
 
 async def setup(bot: ChaosBot) -> None:
+    # The dice notation's parser is built on first use (about half a second): build it while
+    # the extension loads, not in the event loop's way on the first /roll.
+    roll_dice("1d6", random.Random(0))
     await bot.add_cog(RollCog(bot))

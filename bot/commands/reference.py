@@ -11,10 +11,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot import notation
 from bot.commands.grammar import SPECS, CommandError, check_text, groups
 from bot.render.cards import card_page_url
-from bot.render.dice import dice_markdown, dice_plain
 from bot.rules_search import search, suggest
 from bot.tables.rulesets import Rule
 
@@ -183,5 +181,10 @@ def roll_dice(
     and the dropped ones struck through (:mod:`bot.notation` reads and limits it). With
     `markdown`, Discord's look; with `limit`, a roll too long to show die by die gives its
     notation, count of dice and total instead."""
-    rolled = notation.roll(expr, rng)
+    # d20 builds its parser when it is first imported (about half a second): a console that
+    # rolls no dice doesn't wait for it.
+    from bot.notation import roll
+    from bot.render.dice import dice_markdown, dice_plain
+
+    rolled = roll(expr, rng)
     return dice_markdown(rolled, limit) if markdown else dice_plain(rolled, limit)
