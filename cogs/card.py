@@ -1,4 +1,5 @@
-"""/card: a link to a card on Scryfall (built here; the bot never calls Scryfall)."""
+"""/card: a card's picture and a link to it on Scryfall (built here; the bot never calls
+Scryfall: Discord fetches the picture)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import ChaosBot
-from bot.client.embeds import card_url
+from bot.client.embeds import card_url, with_pictures
 from bot.client.interactions import reply
 
 Interaction = discord.Interaction[ChaosBot]
@@ -24,7 +25,7 @@ class CardCog(commands.Cog):
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100]) -> None:
         name = " ".join(name.split())
         embed = discord.Embed(title=name, url=card_url(name), description="Open it on Scryfall.")
-        await reply(interaction, embeds=[embed])
+        await reply(interaction, embeds=with_pictures([embed], [name]))
 
 
 async def setup(bot: ChaosBot) -> None:

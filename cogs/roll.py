@@ -15,9 +15,12 @@ from bot.errors import SettingsError
 
 Interaction = discord.Interaction[ChaosBot]
 
+PREFIX = "🎲 "
+MESSAGE_LIMIT = 2000  # a message's content; a longer roll is summed up, not refused by Discord
+
 
 class RollCog(commands.GroupCog, group_name="roll"):
-    """Dice for anything else: 2d6+1, d20, 3d8."""
+    """Dice for anything else, in the notation of Discord's dice bots: 4d6kh3, 1d20 adv, 1d6!."""
 
     def __init__(self, bot: ChaosBot, dice: random.Random | None = None) -> None:
         self.bot = bot
@@ -28,7 +31,7 @@ class RollCog(commands.GroupCog, group_name="roll"):
         name="dice", description="Roll any dice, like 2d6+1 (not part of the game)"
     )
     @app_commands.describe(
-        expr="Dice notation, like 2d6+1 or d20",
+        expr="Dice notation, like 2d6+1, 4d6kh3, 1d20 adv, 2d6ro1, 1d6! or (1d4+1)*3",
         secret="Only you see the result (if the server allows secret rolls)",
     )
     async def dice(
@@ -41,9 +44,12 @@ class RollCog(commands.GroupCog, group_name="roll"):
             ):
                 allowed = "nobody" if settings.secret_rolls == "never" else "referees only"
                 raise SettingsError(f"Secret rolls on this server: {allowed}.")
-        result = roll_dice(expr, self.rng)
-        await reply(interaction, f"🎲 {result}", ephemeral=secret)
+        result = roll_dice(expr, self.rng, markdown=True, limit=MESSAGE_LIMIT - len(PREFIX))
+        await reply(interaction, f"{PREFIX}{result}", ephemeral=secret)
 
 
 async def setup(bot: ChaosBot) -> None:
+    # The dice notation's parser is built on first use (about half a second): build it while
+    # the extension loads, not in the event loop's way on the first /roll.
+    roll_dice("1d6", random.Random(0))
     await bot.add_cog(RollCog(bot))

@@ -15,13 +15,13 @@ from typing import cast
 import discord
 
 from bot.client.wording import plain
-from bot.commands.reference import card_link
 from bot.engine.events import Event, Roll
 from bot.engine.fairness import unseeded
 from bot.engine.game import Game
 from bot.engine.model import Entry, Ruleset, StartRoll
 from bot.engine.state import Phase
 from bot.render import Names, describe_action, render_lines
+from bot.render.cards import card_image_url, card_page_url
 
 # Discord's limits on one message's embeds.
 TITLE_LIMIT = 256
@@ -65,8 +65,7 @@ _EN_SPACE = "\u2002"
 
 def card_url(name: str) -> str:
     """The Scryfall page of the card with exactly this name (built here, never fetched)."""
-    # card_link says "Name: url"; taking its url keeps one way of building the search.
-    return card_link(name).removeprefix(f"{name}: ")
+    return card_page_url(name)
 
 
 def card_markdown(name: str) -> str:
@@ -128,7 +127,29 @@ def result_embeds(
     if cards:
         links = [card_markdown(name) for name in cards]
         head.fields.append(("Card" if len(cards) == 1 else "Cards", field_value(links)))
-    return _pack(lines or ["Nothing to show."], head, more="`/chaos log`")
+    return with_pictures(_pack(lines or ["Nothing to show."], head, more="`/chaos log`"), cards)
+
+
+def with_pictures(embeds: list[discord.Embed], cards: Sequence[str]) -> list[discord.Embed]:
+    """The cards' pictures, which Discord fetches from Scryfall (the bot never does).
+
+    One card: its picture, full size, at the foot of the message, under the link to it. Several:
+    one small embed each, its name linking to its page beside a small picture, as many as the
+    message has room for (ten embeds, 6,000 characters); the field lists them all either way.
+    If a picture doesn't load, every name is still a link to the card's page.
+    """
+    if len(cards) == 1:
+        embeds[-1].set_image(url=card_image_url(cards[0]))
+        return embeds
+    used = sum(len(e) for e in embeds)  # what counts towards the 6,000
+    for name in cards:
+        title = clip(name, TITLE_LIMIT)
+        if len(embeds) == EMBEDS_PER_MESSAGE or used + len(title) > MESSAGE_LIMIT:
+            break
+        picture = discord.Embed(colour=embeds[0].colour, title=title, url=card_page_url(name))
+        embeds.append(picture.set_thumbnail(url=card_image_url(name)))
+        used += len(title)
+    return embeds
 
 
 def _public(events: Sequence[Event], game: Game) -> list[Event]:

@@ -389,7 +389,10 @@ def card(rest: str) -> Args:
 
 @command("roll dice EXPR", Kind.QUERY)
 def roll_dice(rest: str) -> Args:
-    """Roll any dice, like `roll dice 2d6+1`; not part of the game."""
+    """Roll any dice, like `roll dice 2d6+1`, or `roll 4d6kh3` without the word `dice`: keep
+    and drop (`4d6kh3`, `2d20kl1`), `1d20 adv` or `dis`, rerolls (`2d6ro1`, `1d8rr<3`),
+    exploding dice (`1d6!`, `3d6e6`), minimum and maximum (`3d6mi2`), arithmetic and
+    parentheses (`(1d4+1)*3`). Not part of the game."""
     if not rest.strip():
         raise CommandError(f"say which dice, like `roll dice 2d6+1` ({usage_of('roll dice')})")
     return {"expr": rest.strip()}

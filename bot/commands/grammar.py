@@ -81,6 +81,10 @@ class Command:
 
 SPECS: dict[str, Spec] = {}
 ALIASES = {"exit": "quit", "?": "help"}
+# A group whose verb may be left out when what follows can't be a verb: `roll 4d6` is
+# `roll dice 4d6`, as players type it to Discord's dice bots.
+BARE = {"roll": "dice"}
+_BARE_START = re.compile(r"[0-9(+\-.d]", re.IGNORECASE)
 
 _NAME_WORD = re.compile(r"[a-z]+")
 
@@ -149,9 +153,16 @@ def _find(text: str) -> tuple[Spec, str]:
     known = groups()
     if first in known:
         verbs = [s.name.split()[1] for s in known[first]]
+        if len(words) == 1 and first in BARE:
+            raise CommandError(f"say which dice, like `{first} 2d6+1` (try `help {first}`)")
         if len(words) == 1:
             raise CommandError(f"`{first}` needs one of: {', '.join(verbs)} (try `help {first}`)")
         close = difflib.get_close_matches(words[1].lower(), verbs, n=1)
+        dicelike = _BARE_START.match(words[1]) or words[1][0].isnumeric()  # '٣d6': told why
+        if first in BARE and not close and dicelike:
+            return SPECS[f"{first} {BARE[first]}"], text[len(words[0]) :].strip()
+        if first == "roll" and words[1].lower() == "chaos":
+            raise CommandError("the turn's chaos roll is `chaos roll`; `roll` is for dice")
         hint = f"did you mean `{first} {close[0]}`? " if close else ""
         raise CommandError(f"`{first}` has no {words[1]!r}: {hint}({first}: {', '.join(verbs)})")
     typed = " ".join(words[:2]).lower()

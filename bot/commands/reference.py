@@ -10,14 +10,12 @@ import random
 import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from bot.commands.grammar import SPECS, CommandError, check_text, groups
-from bot.engine.dice import parse_expr
+from bot.render.cards import card_page_url
 from bot.rules_search import search, suggest
 from bot.tables.rulesets import Rule
 
-SCRYFALL_SEARCH = "https://scryfall.com/search?q="
 WIDTH = 100
 MIN_WIDTH = 30  # a terminal narrower than this is wrapped as if it were this wide
 
@@ -176,13 +174,20 @@ def _topics(rules: Iterable[Rule], head: str) -> str:
 def card_link(name: str) -> str:
     """A Scryfall search for the card with exactly this name (built here, never fetched)."""
     check_text(name, "a card's name")
-    exact = quote('!"' + name + '"', safe="")
-    return f"{name}: {SCRYFALL_SEARCH}{exact}"
+    return f"{name}: {card_page_url(name)}"
 
 
-def roll_dice(expr: str, rng: random.Random) -> str:
-    """Roll dice notation such as ``2d6+1``: ``2d6+1 [3, 5] = 9``. Limits are parse_expr's."""
-    dice = parse_expr(expr)
-    rolled = dice.roll(rng)
-    faces = f" [{', '.join(map(str, rolled.faces))}]" if rolled.faces else ""
-    return f"{dice.text}{faces} = {rolled.total}"
+def roll_dice(
+    expr: str, rng: random.Random, *, markdown: bool = False, limit: int | None = None
+) -> str:
+    """Roll dice notation such as ``4d6kh3``: ``4d6kh3 (~~1~~, 4, 5, 6) = 15``, every die shown
+    and the dropped ones struck through (:mod:`bot.notation` reads and limits it). With
+    `markdown`, Discord's look; with `limit`, a roll too long to show die by die gives its
+    notation, count of dice and total instead."""
+    # d20 builds its parser when it is first imported (about half a second): a console that
+    # rolls no dice doesn't wait for it.
+    from bot.notation import roll
+    from bot.render.dice import dice_markdown, dice_plain
+
+    rolled = roll(expr, rng)
+    return dice_markdown(rolled, limit) if markdown else dice_plain(rolled, limit)

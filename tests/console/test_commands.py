@@ -365,8 +365,8 @@ def test_card_links_are_built_without_a_network_call() -> None:
 
 def test_dice_are_rolled_with_their_faces_and_bombs_are_refused() -> None:
     text = roll_dice("2d6+1", random.Random(1))
-    assert text.startswith("2d6+1 [")
-    faces, total = text[len("2d6+1 [") :].split("] = ")
+    assert text.startswith("2d6 (")
+    faces, total = text[len("2d6 (") :].split(") + 1 = ")
     assert sum(map(int, faces.split(", "))) + 1 == int(total)
     with pytest.raises(DiceError):
         roll_dice("1000d1000", random.Random(1))

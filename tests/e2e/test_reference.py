@@ -202,12 +202,49 @@ async def test_roll_dice_shows_the_faces_and_the_total(
         for _ in range(5):
             body = await t.slash("roll dice", {"expr": "2d6+1"})
             assert not is_ephemeral(body)
-            shown = re.fullmatch(r"🎲 2d6\+1 \[(\d), (\d)\] = (\d+)", text_of(body))
+            shown = re.fullmatch(r"🎲 2d6 \((\S+), (\S+)\) \+ 1 = `(\d+)`", text_of(body))
             assert shown, text_of(body)
-            first, second, total = map(int, shown.groups())
+            first, second, total = (int(g.strip("*")) for g in shown.groups())
             assert 1 <= first <= 6
             assert 1 <= second <= 6
             assert total == first + second + 1
+
+
+@aio
+async def test_roll_dice_keeps_the_highest_and_strikes_the_dropped_die_through(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """4d6kh3 as on Discord's dice bots: four dice shown, the lowest struck through, and the
+    total the other three."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        for _ in range(5):
+            body = await t.slash("roll dice", {"expr": "4d6kh3"})
+            assert not is_ephemeral(body)
+            shown = re.fullmatch(r"🎲 4d6kh3 \((.*)\) = `(\d+)`", text_of(body))
+            assert shown, text_of(body)
+            dice = shown.group(1).split(", ")
+            assert len(dice) == 4
+            struck = [d for d in dice if d.startswith("~~") and d.endswith("~~")]
+            assert len(struck) == 1, dice
+            faces = [int(d.strip("~*")) for d in dice]
+            dropped = int(struck[0].strip("~*"))
+            assert dropped == min(faces)
+            assert int(shown.group(2)) == sum(faces) - dropped
+
+
+@aio
+async def test_roll_dice_reads_parentheses_advantage_and_exploding_dice(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        times = await t.slash("roll dice", {"expr": "(1d4+1)*3"})
+        shown = re.fullmatch(r"🎲 \(1d4 \((\S+)\) \+ 1\) \\\* 3 = `(\d+)`", text_of(times))
+        assert shown, text_of(times)
+        assert int(shown.group(2)) == (int(shown.group(1).strip("*")) + 1) * 3
+        advantage = await t.slash("roll dice", {"expr": "1d20+2 adv"})
+        assert re.fullmatch(r"🎲 2d20kh1 \(.*~~.*\) \+ 2 = `\d+`", text_of(advantage))
+        exploding = await t.slash("roll dice", {"expr": "1d6!"})
+        assert re.fullmatch(r"🎲 1d6e6 \(.+\) = `\d+`", text_of(exploding)), text_of(exploding)
 
 
 @aio
@@ -217,14 +254,15 @@ async def test_roll_dice_refuses_a_dice_bomb_and_nonsense_in_a_sentence(
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         bomb = await t.slash("roll dice", {"expr": "1000d1000"})
         assert is_ephemeral(bomb)
-        assert (
-            text_of(bomb)
-            == "'1000d1000': it throws 1000 dice; one expression may throw at most 100."
-        )
-        nonsense = await t.slash("roll dice", {"expr": "banana"})
-        assert is_ephemeral(nonsense)
-        assert "banana" in text_of(nonsense)
-        assert "Sorry" not in text_of(nonsense)  # a sentence about the dice, not an apology
+        assert text_of(bomb) == "'1000d1000': it throws 1000 dice; one roll may throw at most 200."
+        runaway = await t.slash("roll dice", {"expr": "1d6e>0"})
+        assert is_ephemeral(runaway)
+        assert "more than 200 dice" in text_of(runaway)
+        for nonsense in ("banana", "((1d6!)!)", "1d6/0", "٣d6"):
+            body = await t.slash("roll dice", {"expr": nonsense})
+            assert is_ephemeral(body)
+            assert nonsense in text_of(body)
+            assert "Sorry" not in text_of(body)  # a sentence about the dice, not an apology
 
 
 # -- /help ---------------------------------------------------------------------------------------

@@ -144,7 +144,7 @@ async def test_secret_rolls_follow_the_servers_policy(
         secret = {"expr": "2d6+1", "secret": True}
         allowed = await t.slash("roll dice", secret, user=fake.player)
         assert is_ephemeral(allowed)
-        assert "2d6+1 [" in text_of(allowed)
+        assert "2d6 (" in text_of(allowed)
         public = await t.slash("roll dice", {"expr": "2d6+1"}, user=fake.player)
         assert not is_ephemeral(public)
 
@@ -158,7 +158,7 @@ async def test_secret_rolls_follow_the_servers_policy(
         assert text_of(refused) == "Secret rolls on this server: referees only."
         by_referee = await t.slash("roll dice", secret, user=fake.referee)
         assert is_ephemeral(by_referee)
-        assert "2d6+1 [" in text_of(by_referee)
+        assert "2d6 (" in text_of(by_referee)
 
         await t.slash("settings", {"secret_rolls": "never"}, user=fake.owner)
         refused = await t.slash("roll dice", secret, user=fake.owner)
@@ -166,4 +166,4 @@ async def test_secret_rolls_follow_the_servers_policy(
         assert text_of(refused) == "Secret rolls on this server: nobody."
         still_public = await t.slash("roll dice", {"expr": "d20"}, user=fake.player)
         assert not is_ephemeral(still_public)
-        assert "d20 [" in text_of(still_public)
+        assert "1d20 (" in text_of(still_public)

@@ -1,0 +1,301 @@
+"""Dice notation as Discord's dice bots write it, for `/roll dice` and the console's `roll`.
+
+``4d6kh3``, ``2d20kl1``, ``1d20 adv``, ``2d6ro1``, ``1d8rr<3``, ``1d6!``, ``1d6e6``, ``3d6mi2``,
+``(1d4+1)*3``: the grammar is Avrae's ``d20`` library's, so a player who knows one of those
+bots knows this one, and we don't grow a second parser. Three spellings other bots use are
+read first: ``!`` after dice explodes on the highest face (d20 writes ``e6``), ``d%`` is a
+d100, and a trailing ``adv`` or ``dis`` rolls a leading 1d20 twice and keeps the higher or
+lower.
+
+Table dice (tens and units, bands, sums) and the ``{1d6+1}`` in effect text stay
+:mod:`bot.engine.dice`'s own: their draws are part of every logged game, and replays must
+not change with a library.
+
+Two things d20 doesn't do are done here:
+
+* **Its dice come from our random source.** d20 throws with the ``random`` module's global
+  generator; here every die is one ``rng.random()`` drawn in the order d20 throws them (the
+  same draw :mod:`bot.engine.dice` uses), so a seeded console repeats its rolls, and
+  :func:`replay` reads the same expression again from the logged faces alone.
+* **Our limits as well as its own.** At most :data:`MAX_ROLL_DICE` dice a roll (what one
+  table entry may throw, rerolls and exploding dice included: d20's ``RollContext`` counts
+  them and stops a runaway ``1d6e>0``), 2 to :data:`MAX_SIDES` sides a die (as table dice)
+  and :data:`MAX_CHARS` characters. Whatever is wrong is a :class:`NotationError` with a
+  sentence to show.
+
+Evaluation only: how a roll is written out (struck-through dropped dice and all) is
+:mod:`bot.render.dice`'s business.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import d20
+from d20 import diceast
+
+from bot.engine.dice import MAX_SIDES
+from bot.engine.errors import DiceError
+from bot.engine.limits import MAX_ENTRY_DICE
+
+MAX_ROLL_DICE = MAX_ENTRY_DICE
+MAX_CHARS = 100
+
+EXAMPLE = "like 2d6+1, 4d6kh3, 1d20 adv, 1d6! or (1d4+1)*3"
+
+
+class NotationError(DiceError):
+    """Dice notation that can't be read or would throw too many dice; the text is for players."""
+
+
+@dataclass(frozen=True)
+class DiceRoll:
+    """One rolled expression: the notation as read, every face thrown in order, the total.
+
+    ``faces`` is what was drawn, rerolled and exploded dice included, in the order d20 threw
+    them: with ``text`` it is all a log needs, since :func:`replay` gives this roll back from
+    them. ``tree`` is d20's evaluated expression (which dice were kept, dropped, rerolled or
+    exploded), for the renderers.
+    """
+
+    text: str
+    faces: tuple[int, ...]
+    total: int
+    tree: Any = field(compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for a log: ``{"expr": ..., "faces": [...], "total": ...}``."""
+        return {"expr": self.text, "faces": list(self.faces), "total": self.total}
+
+
+def roll(text: str, rng: random.Random) -> DiceRoll:
+    """Read `text` and throw its dice with `rng` (one ``rng.random()`` a die, in d20's order).
+
+    Raises :class:`NotationError` with a sentence for anything that can't be read or asks for
+    too many dice.
+    """
+    return _evaluate(text, lambda size: int(rng.random() * size) + 1)
+
+
+def replay(text: str, faces: Sequence[int]) -> DiceRoll:
+    """The roll of `text` whose dice showed `faces`: the same total and the same kept and
+    dropped dice as when it was made. NotationError if the faces don't fit the expression."""
+    given: Iterator[int] = iter(faces)
+
+    def draw(size: int) -> int:
+        face = next(given, None)
+        if face is None or not 1 <= face <= size:
+            raise NotationError(f"The logged faces {list(faces)} don't fit {text!r}.")
+        return face
+
+    rolled = _evaluate(text, draw)
+    if next(given, None) is not None:
+        raise NotationError(f"The logged faces {list(faces)} don't fit {text!r}: too many.")
+    return rolled
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+# `!` right after dice and their operations: explode on the highest face. `!!` (compounding in
+# other bots) is left as it is, and d20 refuses it.
+_EXPLODE = re.compile(r"(\d*d(\d+)(?:(?:kh|kl|ph|pl|k|p|rr|ro|ra|e|mi|ma)[lh<>]?\d+)*)!(?!!)")
+_ADVANTAGE = re.compile(r"\s+(adv|advantage|dis|disadvantage)$")
+_PARSER = d20.Roller()  # for its parse cache; each roll evaluates with its own context
+
+
+@dataclass(frozen=True)
+class _Read:
+    tree: Any  # d20's AST, advantage applied
+    text: str
+
+
+def _read(typed: str) -> _Read:
+    text = _check_characters(typed)
+    advantage = d20.AdvType.NONE
+    if match := _ADVANTAGE.search(text):
+        word = match.group(1)
+        advantage = d20.AdvType.ADV if word.startswith("adv") else d20.AdvType.DIS
+        text = text[: match.start()].strip()
+    if "[" in text or "]" in text:
+        raise _unreadable(typed, "labels in [brackets] aren't read; write the dice alone")
+    text = _EXPLODE.sub(lambda m: f"{m.group(1)}e{m.group(2)}", text.replace("d%", "d100"))
+    if "!" in text:
+        raise _unreadable(typed, "'!' explodes dice when it comes right after them, like 1d6!")
+    try:
+        tree = _PARSER.parse(text)
+    except d20.RollSyntaxError as error:
+        got = str(error.got)
+        where = "the end" if got in ("", "$END") else f"{got!r} (character {error.col})"
+        raise _unreadable(typed, f"it can't go on at {where}") from None
+    except Exception as error:  # lark's other errors: the parser's, never our bug to show
+        raise _unreadable(typed, "that isn't dice notation") from error
+    if advantage is not d20.AdvType.NONE:
+        plain = str(tree)
+        tree = d20.utils.ast_adv_copy(tree, advantage)
+        if str(tree) == plain:
+            word = "advantage" if advantage is d20.AdvType.ADV else "disadvantage"
+            raise NotationError(
+                f"{typed!r}: {word} rolls a leading 1d20 twice; start with 1d20, like"
+                f" '1d20+5 {'adv' if advantage is d20.AdvType.ADV else 'dis'}'."
+            )
+    _check_tree(typed, tree)
+    return _Read(tree, str(tree.roll))
+
+
+def _check_characters(typed: str) -> str:
+    if len(typed) > MAX_CHARS:
+        raise NotationError(
+            f"Dice notation may be at most {MAX_CHARS} characters long; got {len(typed)}"
+            f" characters starting {typed[:20]!r}."
+        )
+    for char in typed:
+        kind = unicodedata.category(char)
+        if kind == "Cs" or char == "\ufffd":
+            raise NotationError("Dice notation can't contain bytes that aren't valid text.")
+        if kind in ("Cc", "Cf") and not char.isspace():
+            raise NotationError(
+                f"Dice notation can't contain a control character (U+{ord(char):04X})."
+            )
+        if (char.isdigit() and not char.isascii()) or kind == "No":
+            raise NotationError(
+                f"{typed!r}: write numbers with the digits 0 to 9, like 3d6; got {char!r}."
+            )
+    text = " ".join(typed.split()).lower()
+    if not text:
+        raise NotationError(f"Dice notation is empty; write something {EXAMPLE}.")
+    return text
+
+
+def _check_tree(typed: str, tree: Any) -> None:
+    """Our limits on what d20 would accept: dice counts and sides, before anything is thrown."""
+    dice = 0
+    for node in _walk(tree):
+        if isinstance(node, diceast.Dice):
+            dice += node.num
+            if not isinstance(node.size, int) or not 2 <= node.size <= MAX_SIDES:
+                raise NotationError(
+                    f"{typed!r}: a die must have 2 to {MAX_SIDES} sides; got {node.size}."
+                )
+    if dice > MAX_ROLL_DICE:
+        raise NotationError(
+            f"{typed!r}: it throws {dice} dice; one roll may throw at most {MAX_ROLL_DICE}."
+        )
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        yield here
+        stack.extend(here.children)
+
+
+def _unreadable(typed: str, why: str) -> NotationError:
+    return NotationError(f"Can't read {typed!r} as dice: {why}. Write it {EXAMPLE}.")
+
+
+# -- throwing ------------------------------------------------------------------------------------
+
+
+class _Context(d20.RollContext):  # type: ignore[misc]  # d20 has no type information
+    """d20's roll counter, which also hands out the faces: from a generator or a log."""
+
+    def __init__(self, draw: Callable[[int], int]) -> None:
+        super().__init__(max_rolls=MAX_ROLL_DICE)
+        self.draw = draw
+        self.faces: list[int] = []
+
+    def throw(self, size: int) -> int:
+        self.count_roll()  # raises d20.TooManyRolls past the limit, before the die is thrown
+        face = self.draw(size)
+        self.faces.append(face)
+        return face
+
+
+class SeededDie(d20.Die):  # type: ignore[misc]  # d20 has no type information
+    """A d20 die thrown with the roll's own source instead of the global ``random``."""
+
+    __slots__ = ()
+
+    def _add_roll(self) -> None:
+        self.values.append(d20.Literal(self._context.throw(self.size)))
+
+
+class SeededDice(d20.Dice):  # type: ignore[misc]  # d20 has no type information
+    """d20's set of dice, made of :class:`SeededDie` (its own ``new`` and ``roll_another`` make
+    the library's dice, which would throw with the global ``random``)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, num: int, size: int, context: _Context | None = None) -> SeededDice:
+        return cls(
+            num, size, [SeededDie.new(size, context=context) for _ in range(num)], context=context
+        )
+
+    def roll_another(self) -> None:
+        self.values.append(SeededDie.new(self.size, context=self._context))
+
+
+class _InOrder(d20.SetOperator):  # type: ignore[misc]  # d20 has no type information
+    """d20's set operations, rerolling dice left to right.
+
+    d20 rerolls the dice it selected in the order of a Python ``set`` of them, which follows
+    their memory addresses: the same draws could land on other dice from one run to the next,
+    so a seeded roll wouldn't repeat and a logged one wouldn't replay. Here they go in the
+    order the dice are shown. (Keeping, dropping and exploding don't depend on that order.)
+    """
+
+    __slots__ = ()
+
+    def reroll(self, target: Any) -> None:
+        chosen = self._in_order(target)
+        while chosen:
+            for die in chosen:
+                die.reroll()
+            chosen = self._in_order(target)
+
+    def reroll_once(self, target: Any) -> None:
+        for die in self._in_order(target):
+            die.reroll()
+
+    def _in_order(self, target: Any) -> list[Any]:
+        chosen = self.select(target)
+        return [value for value in target.set if value in chosen]
+
+
+class _Roller(d20.Roller):  # type: ignore[misc]  # d20 has no type information
+    def _eval_dice(self, node: Any) -> SeededDice:
+        return SeededDice.new(node.num, node.size, context=self.context)
+
+    def _eval_operatedset(self, node: Any) -> Any:
+        # d20's own, with _InOrder in place of its SetOperator.
+        target = self._eval(node.value)
+        for op in node.operations:
+            operation = _InOrder.from_ast(op)
+            operation.operate(target)
+            target.operations.append(operation)
+        return target
+
+
+def _evaluate(typed: str, draw: Callable[[int], int]) -> DiceRoll:
+    read = _read(typed)
+    context = _Context(draw)
+    try:
+        result = _Roller(context).roll(read.tree)
+        total = int(result.total)
+    except d20.TooManyRolls:
+        raise NotationError(
+            f"{typed!r}: it would throw more than {MAX_ROLL_DICE} dice (rerolled and exploding"
+            f" dice count); one roll may throw at most {MAX_ROLL_DICE}."
+        ) from None
+    except d20.RollValueError as error:
+        raise NotationError(f"{typed!r}: {str(error).rstrip('.')}.") from None
+    except (ArithmeticError, ValueError) as error:
+        raise NotationError(f"{typed!r}: the total can't be worked out ({error}).") from None
+    return DiceRoll(read.text, tuple(context.faces), total, result.expr)
