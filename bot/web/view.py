@@ -143,9 +143,7 @@ def _latest_roll(groups: Sequence[tuple[int, bool, list[Event]]], names: Names) 
     """The latest roll that started a resolution (not taken back by an undo), with every roll
     made under it as its tree, and the lines of the action that made it."""
     standing = [events for _, undone, events in groups if not undone]
-    rolls: list[Roll] = [
-        cast(Roll, e) for events in standing for e in events if e["type"] == "roll"
-    ]
+    rolls: list[Roll] = [e for events in standing for e in events if e["type"] == "roll"]
     root = next((r for r in reversed(rolls) if r["parent"] is None), None)
     if root is None:
         return None
@@ -157,7 +155,8 @@ def _latest_roll(groups: Sequence[tuple[int, bool, list[Event]]], names: Names) 
                 nodes[roll["parent"]]["children"].append(nodes[roll["id"]])
     tree = nodes[root["id"]]
     action = next(events for events in standing if any(e is root for e in events))
-    tree["lines"] = render_lines(action, names, actions=False, width=WIDTH)
+    begins = next(i for i, e in enumerate(action) if e is root)
+    tree["lines"] = render_lines(action[begins:], names, width=WIDTH)
     return tree
 
 
@@ -270,7 +269,7 @@ def _middle(state: GameState, game: Game, names: Names) -> JSON | None:
     section = middle_section(state, game.ruleset, names)
     if not section:
         return None
-    title, _, rest = section[0].rstrip(":").partition(": ")
+    title = section[0].rstrip(":").partition(": ")[0]
     cards = [
         {"id": card.id, "name": card.name, "card": card.name, "image": None}
         for card in sorted(state.middle.values(), key=lambda c: c.id)
