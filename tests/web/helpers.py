@@ -13,6 +13,9 @@ from typing import Any
 import aiohttp
 
 from bot.engine import actions as a
+from bot.engine.fairness import sealed
+from bot.engine.game import Game
+from bot.engine.state import Phase
 from bot.service import GameService
 from bot.store import Store
 from bot.web.links import Links
@@ -90,3 +93,25 @@ async def stream(pages: Pages, url: str) -> AsyncIterator[EventReader]:
         assert response.status == 200, await response.text()
         assert response.headers["Content-Type"] == "text/event-stream"
         yield EventReader(response)
+
+
+def secrets_of(game: Game) -> set[str]:
+    """Everything the table must not see right now, as text to look for."""
+    state = game.state
+    assert state.phase is not Phase.ENDED
+    public = json.dumps(sealed(game.events), ensure_ascii=False)
+    hidden: set[str] = {str(state.seed), state.salt}
+    cards: list[tuple[str, str]] = []
+    for deck_id, deck in state.decks.items():
+        cards += [(deck_id, card) for card in deck.draw + deck.looking]
+    if state.face_down is not None:
+        cards.append((state.face_down[0], state.face_down[1]))
+    if state.pending is not None and state.pending.private:
+        deck_of = str(state.pending.context.get("deck", "chaos"))
+        cards += [(deck_of, option) for option, _ in state.pending.options]
+    for deck_id, card in cards:
+        known = game.ruleset.decks.get(deck_id)
+        for word in (card, known.card(card).name if known else card):
+            if word not in public:
+                hidden.add(word)
+    return hidden

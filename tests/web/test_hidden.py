@@ -9,39 +9,15 @@ that appears there (a card revealed earlier, a Global in play) is not a secret a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from bot.engine import actions as a
-from bot.engine.fairness import sealed
 from bot.engine.game import Game
-from bot.engine.state import Phase
 from bot.service import GameService
 from tests.store.helpers import aio
-from tests.web.helpers import SCOPE, EventReader, Pages, serving, stream
+from tests.web.helpers import SCOPE, EventReader, Pages, secrets_of, serving, stream
 
 SEED = 1_987_654_321  # named by the host (below 2**31), distinctive enough to search for
-
-
-def secrets_of(game: Game) -> set[str]:
-    """Everything the table must not see right now, as text to look for."""
-    state = game.state
-    assert state.phase is not Phase.ENDED
-    public = json.dumps(sealed(game.events), ensure_ascii=False)
-    hidden: set[str] = {str(state.seed), state.salt}
-    cards: list[tuple[str, str]] = []
-    for deck_id, deck in state.decks.items():
-        cards += [(deck_id, card) for card in deck.draw + deck.looking]
-    if state.face_down is not None:
-        cards.append((state.face_down[0], state.face_down[1]))
-    if state.pending is not None and state.pending.private:
-        cards += [(state.pending.context.get("deck", "chaos"), o) for o, _ in state.pending.options]
-    for deck_id, card in cards:
-        deck = game.ruleset.decks.get(str(deck_id))
-        for word in (card, deck.card(card).name if deck else card):
-            if word not in public:
-                hidden.add(word)
-    return hidden
 
 
 async def everything(pages: Pages, url: str) -> bytes:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from bot.engine import actions as a
 from bot.engine.game import Game
+from bot.render import Names, remaining
 from bot.tables import find_ruleset
 from bot.web import view as page
 from bot.web.view import build_view
@@ -21,7 +23,7 @@ def begun(ruleset: str, seed: int = 3, life: int | None = None, players: int = 2
     return game
 
 
-def view_of(game: Game, layout: page.Layout = "full") -> dict:
+def view_of(game: Game, layout: page.Layout = "full") -> dict[str, Any]:
     built = build_view(game, game_id=1, version=game.seq, layout=layout)
     json.dumps(built)  # plain JSON values only
     return built
@@ -46,7 +48,7 @@ def test_the_latest_roll_comes_with_its_tree() -> None:
     assert roll["dice"].endswith(f"= {root['result']}")
     assert roll["table"] == "Chaos List"
 
-    def ids(node: dict) -> set[int]:
+    def ids(node: dict[str, Any]) -> set[int]:
         return {node["id"]}.union(*(ids(child) for child in node["children"]))
 
     under = {r["id"] for r in rolls if r["id"] > root["id"]}
@@ -102,7 +104,7 @@ def test_effects_say_how_long_they_last_and_the_global_comes_first() -> None:
         effect = game.state.effects[shown["id"]]
         assert shown["label"] == f"#{effect.id}"
         assert shown["owner"] == "Ann"
-        assert shown["lasts"] == page.remaining(effect, page.Names.of(game))
+        assert shown["lasts"] == remaining(effect, Names.of(game))
 
 
 def test_the_middle_and_the_chaos_source() -> None:
