@@ -46,6 +46,7 @@ class Options:
     db: Path = Path("chaos-referee.db")
     json: bool = False
     debug: bool = False
+    web: int | None = None  # --web PORT: serve the table's live page there
 
     @property
     def scope(self) -> str:
