@@ -30,15 +30,15 @@ from typing import Any
 # The fake Discord lives with the tests: the repository root must be on the path.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.discord_bench import point_discord_at, quantile  # noqa: E402
-from bot.client.bot import ChaosBot  # noqa: E402
-from bot.config import Settings  # noqa: E402
-from bot.service import GameService  # noqa: E402
-from bot.store import Store  # noqa: E402
-from tests.e2e.test_web_link import link_in  # noqa: E402
-from tests.fakediscord.plugin import GUILD_READY_TIMEOUT  # noqa: E402
-from tests.fakediscord.server import FakeDiscord  # noqa: E402
-from tests.web.browser import chromium, shows  # noqa: E402
+from bench.discord_bench import point_discord_at, quantile
+from bot.client.bot import ChaosBot
+from bot.config import Settings
+from bot.service import GameService
+from bot.store import Store
+from tests.e2e.test_web_link import link_in
+from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
+from tests.fakediscord.server import FakeDiscord
+from tests.web.browser import chromium, shows
 
 GOAL_S = 1.0
 SEED = 20_261_124
