@@ -56,12 +56,13 @@ chromium:
 			apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
 
-bench: $(STAMP)
+bench: $(STAMP) chromium
 	$(PY) bench/engine.py
 	$(PY) bench/tables.py
 	$(PY) bench/store.py
 	$(PY) bench/discord_bench.py
 	$(PY) bench/scale.py $(SCALE_ARGS)
+	$(PY) bench/web.py
 
 # Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
 lock:
