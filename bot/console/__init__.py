@@ -148,8 +148,9 @@ def _serve_pages(options: Options, console: Console, out: Output) -> ConsolePage
     pages = ConsolePages(options.db, port=options.web)
     pages.start()
     console.service.listen(pages.changed)
+    console.page_link = pages.link(options.scope)
     out.info(
-        f"The live page of table {options.game!r}: {pages.link(options.scope)}"
+        f"The live page of table {options.game!r}: {console.page_link}"
         " (it shows whatever game this table plays; add ?layout=overlay for a stream's corner)."
     )
     return pages

@@ -73,6 +73,7 @@ class Console:
     internal_errors: int = 0
     dice: random.Random = field(default_factory=random.Random)
     offered_rules: tuple[Rule, ...] = ()  # the topics `rules NUMBER` picks from
+    page_link: str | None = None  # the table's live page, with --web
 
     def __post_init__(self) -> None:
         if self.options.seed is not None:

@@ -33,7 +33,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from importlib import resources
-from typing import cast
 
 from aiohttp import web
 
@@ -134,8 +133,7 @@ class PageServer:
         site = web.TCPSite(runner, self.host, self.requested_port)
         await site.start()
         self._runner = runner
-        server = cast(asyncio.base_events.Server, site._server)  # the port the system gave
-        self._port = int(server.sockets[0].getsockname()[1])
+        self._port = int(runner.addresses[0][1])  # the port the system gave, for port 0
         self._stop_listening = self.service.listen(self.changed)
         log.info("live game pages on %s", self.own_url)
 
@@ -294,22 +292,26 @@ class _Stream:
         return True
 
     async def _until_changed(self) -> bool:
-        """Wait until the game may have changed: the service says so, or the store's version
-        of it moved (another process). False if the link stopped working meanwhile (the page
-        is told so) or the stream is over."""
+        """Wait until the game has changed: the service says something changed in its scope,
+        or the poll finds it moved in the store (another process). Either way the stored
+        version says whether this game did (one lookup by key): an ended game's page isn't
+        rebuilt for every action of the next game in its channel. A console's link follows
+        its table, where a new game is news too. False if the link stopped working meanwhile
+        (the page is told so) or the stream is over."""
         server = self.server
         while not self._over():
             self.wake.clear()
+            woke = False
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(server.poll):
-                    await self.wake.wait()
-                return await self._link_works(force=server.revocations != self.revocations)
-            if not await self._link_works():
+                    woke = await self.wake.wait()
+            if not await self._link_works(force=server.revocations != self.revocations):
                 return False
-            if self.sent is not None:
-                stored = await server.service.store.version(self.sent[0])
-                if stored != self.sent[1]:
-                    return True
+            if self.sent is None or (woke and self.target.game_id is None):
+                return True
+            stored = await server.service.store.version(self.sent[0])
+            if stored != self.sent[1]:
+                return True
             if time.monotonic() - self.written >= server.heartbeat:
                 await self._write(b": still here\n\n")
         return False
@@ -350,7 +352,11 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 @web.middleware
 async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every answer carries the security headers (see the module's notes)."""
-    response = await handler(request)
+    try:
+        response = await handler(request)
+    except web.HTTPException as refused:  # aiohttp's own answers: no such route, and so on
+        refused.headers.update(SECURITY)
+        raise
     if not response.prepared:
         response.headers.update(SECURITY)
     return response

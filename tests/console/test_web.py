@@ -14,6 +14,8 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.console.queries import PAGE_OFF
+from tests.console.test_transcripts import play
 from tests.store.helpers import aio
 from tests.web.browser import free_port
 from tests.web.helpers import EventReader
@@ -65,7 +67,8 @@ async def test_the_console_serves_its_tables_page_and_prints_the_link(tmp_path: 
                     assert time.perf_counter() - started < 1.0
                     assert after["version"] == first["version"] + 1
                     assert after["roll"]["player"] == "Ann"
-                    # A new game at the table shows on the same link.
+                    # `game link` says it again; a new game at the table shows on the same link.
+                    process.stdin.write("game link\n")
                     process.stdin.write("game end\ngame start lists\n")
                     process.stdin.flush()
                     while (view := await events.view())["game"] == first["game"]:
@@ -74,6 +77,8 @@ async def test_the_console_serves_its_tables_page_and_prints_the_link(tmp_path: 
             process.stdin.close()
             code = await asyncio.to_thread(process.wait)
             assert code == 0, process.stderr.read() if process.stderr else ""
+            assert process.stdout is not None
+            assert url in process.stdout.read()  # `game link` said it again
     finally:
         if process.poll() is None:
             process.kill()
@@ -90,3 +95,8 @@ def test_a_port_in_use_is_refused_with_a_sentence(tmp_path: Path) -> None:
     assert process.returncode == 1
     assert f"the live page can't listen on 127.0.0.1:{port}" in err
     assert "Traceback" not in err
+
+
+def test_without_web_game_link_says_how_to_serve_the_page(tmp_path: Path) -> None:
+    stdout = play(tmp_path, "--players", "Ann,Bob", stdin="game link\n")
+    assert PAGE_OFF in stdout

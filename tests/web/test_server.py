@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -204,3 +206,28 @@ async def test_the_consoles_link_follows_its_tables_latest_game(tmp_path: Path) 
             assert (await events.view())["phase"] == "ended"
             await begun(pages.service)
             assert (await events.view())["game"] != first["game"]
+
+
+@aio
+async def test_an_ended_games_page_isnt_rebuilt_for_the_next_game(tmp_path: Path) -> None:
+    async with serving(tmp_path / "db") as pages:
+        await begun(pages.service)
+        url = await pages.links.make(SCOPE, "ann", referee=False)
+        await pages.service.act(SCOPE, a.End(actor="ann"))
+        looks: list[int | None] = []
+        watched = pages.service.watched
+
+        async def counting(scope: str, game_id: int | None = None) -> Any:
+            looks.append(game_id)
+            return await watched(scope, game_id)
+
+        pages.service.watched = counting  # type: ignore[method-assign]
+        async with stream(pages, url + "/stream") as events:
+            ended = await events.view()
+            assert len(looks) == 1
+            await begun(pages.service)  # three actions in the channel, none of them this game's
+            await pages.service.act(SCOPE, a.RollChaos(actor="ann"))
+            await asyncio.sleep(0.3)
+            assert len(looks) == 1
+            async with pages.http.get(url + "/view") as answer:
+                assert (await answer.json())["version"] == ended["version"]
