@@ -13,8 +13,11 @@ LOCK_FLAGS ?=
 SCALE_ARGS ?=
 # The REST proxy (@discordjs/proxy, from npm) the tests put between the bot and the fake Discord.
 PROXY_STAMP := proxy/node_modules/.installed
+# Debian's Chromium, for the live page's browser tests (Playwright drives it; it downloads none).
+CHROMIUM ?= /usr/bin/chromium
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test lint types unit bench lock proxy clean
+.PHONY: run test lint types unit bench lock proxy clean chromium
 
 $(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,15 +44,25 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
-unit: $(STAMP) $(PROXY_STAMP)
+unit: $(STAMP) $(PROXY_STAMP) chromium
 	$(PY) -m pytest
 
-bench: $(STAMP)
+# Installs Chromium with apt when it is missing and this is root on a Debian-like system. The
+# browser tests fail (never skip) without it, with a sentence saying how to install it.
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Chromium for the browser tests (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+bench: $(STAMP) chromium
 	$(PY) bench/engine.py
 	$(PY) bench/tables.py
 	$(PY) bench/store.py
 	$(PY) bench/discord_bench.py
 	$(PY) bench/scale.py $(SCALE_ARGS)
+	$(PY) bench/web.py
 
 # Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
 lock:

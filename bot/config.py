@@ -19,11 +19,18 @@ variable                 meaning                                       default
 ``CHAOS_SHARD_COUNT``    shards across all processes (a whole number)  Discord's recommendation
 ``CHAOS_SHARDS``         this process's shards: ``0-3``, ``5``, ``0,2``  all of them
 ``CHAOS_HEALTH_SECONDS`` seconds between two health lines in the log   60
+``CHAOS_WEB_PORT``       the port of the live game pages               none (no pages)
+``CHAOS_WEB_HOST``       the address the pages listen on               ``127.0.0.1``
+``CHAOS_WEB_URL``        the pages' public base URL (a reverse proxy)  ``http://HOST:PORT/``
 =======================  ============================================  ========================
 
 Sharding: with neither shard variable, one process runs as many shards as Discord recommends.
 Several processes share the shards by each naming its own with ``CHAOS_SHARDS`` and the same
 ``CHAOS_SHARD_COUNT``; only the process with shard 0 publishes the slash commands.
+
+The live game pages (:mod:`bot.web`) are off unless ``CHAOS_WEB_PORT`` is set. They listen on
+the loopback address by default: put a reverse proxy (with TLS) in front of them, and give its
+address as ``CHAOS_WEB_URL`` so the links the bot hands out point there.
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULT_DB = Path("chaos-referee.db")
 MAX_IDLE_DAYS = 3650
 HEALTH_SECONDS = 60.0
+WEB_HOST = "127.0.0.1"
+MAX_PORT = 65535
 # What bot.store.contract.is_url takes for PostgreSQL (spelt out: settings import no store).
 URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -58,6 +67,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
     health_seconds: float = HEALTH_SECONDS
     database_url: str | None = None
+    web_port: int | None = None  # None: no live pages; 0 (tests only): any free port
+    web_host: str = WEB_HOST
+    web_url: str | None = None  # None: http://web_host:web_port/
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -95,6 +107,9 @@ class Settings:
             raise ConfigError(f"CHAOS_IDLE_DAYS must be at most {MAX_IDLE_DAYS}, not {str(idle)!r}")
         database_url = _database_url(get("CHAOS_DATABASE_URL"))
         refuse_shared_sqlite(database_url, shards, count)
+        port = _integer(get("CHAOS_WEB_PORT"), "CHAOS_WEB_PORT", "a port number")
+        if port is not None and port > MAX_PORT:
+            raise ConfigError(f"CHAOS_WEB_PORT must be a port number up to {MAX_PORT}, not {port}")
         return cls(
             token=get("DISCORD_TOKEN"),
             db_path=Path(db).expanduser() if db else DEFAULT_DB,
@@ -109,6 +124,9 @@ class Settings:
             shard_ids=shards,
             health_seconds=HEALTH_SECONDS if health is None else float(health),
             database_url=database_url,
+            web_port=port,
+            web_host=get("CHAOS_WEB_HOST") or WEB_HOST,
+            web_url=_url(get("CHAOS_WEB_URL"), "CHAOS_WEB_URL", ("http://", "https://")),
         )
 
 

@@ -91,6 +91,9 @@ SNAPSHOT_CACHE = 16  # rulesets by snapshot: a handful of revisions are in play 
 TRIES = 4
 CLAIMS_REMEMBERED = 1024  # interactions claimed here: far more than are ever in flight at once
 
+# Told of every change committed through this service: (scope, game id, version).
+Listener = Callable[[str, int, int], None]
+
 
 def random_seed() -> int:
     """A fresh seed for a game's dice, from the system's randomness.
@@ -184,6 +187,24 @@ class GameService(GuildService):
         self._settings: dict[str, GuildSettings] = {}
         self._boards: dict[str, BoardRecord | None] = {}
         self._claimed: OrderedDict[str, None] = OrderedDict()
+        self._listeners: list[Listener] = []
+
+    # -- listeners ---------------------------------------------------------------------------
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Have `listener(scope, game_id, version)` called after each change this service
+        commits (a game started, an action saved); returns what stops it. The live pages
+        listen, so a page shows an action as soon as it is saved. A listener must be quick
+        and not raise: it runs before the action's answer goes out."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _changed(self, scope: str, game_id: int, version: int) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(scope, game_id, version)
+            except Exception:  # a page's trouble is no reason to fail the player's action
+                log.exception("a listener failed on %s version %d", scope, version)
 
     # -- interactions ------------------------------------------------------------------------
 
@@ -264,6 +285,7 @@ class GameService(GuildService):
                 interaction=said,
             )
             self._remember(_Loaded(record, game, loaded))
+            self._changed(scope, record.id, record.version)
             log.info("game %d started in %s (%s)", record.id, scope, snapshot.hash[:12])
             return Outcome(record.id, scope, list(game.events), game, record.version)
 
@@ -402,6 +424,7 @@ class GameService(GuildService):
             self._remember(loaded)
         else:
             self._forget(scope)
+        self._changed(scope, record.id, record.version)
         log.debug("%s: %s -> version %d", scope, ask.action.name, record.version)
         return Outcome(record.id, scope, events, game, record.version)
 
@@ -416,6 +439,29 @@ class GameService(GuildService):
     def ruleset(self, name: str) -> LoadedRuleset:
         """The ruleset a game started here with `name` would play (before any uploads)."""
         return self._rulesets(name)
+
+    async def watched(self, scope: str, game_id: int | None = None) -> Outcome:
+        """Game `game_id` of `scope` as stored now, in progress or ended (until it expires), or
+        the scope's latest game if `game_id` is None: what a live page shows. The copy kept
+        here when it is the stored version (another process may have moved it), else the
+        stored game, left out of the cache. NoGameError once there is no such game."""
+        async with self._locks.hold(scope):
+            cached = self._cache.get(scope)
+            if (
+                cached is not None
+                and game_id in (None, cached.record.id)
+                and await self.store.version(cached.record.id) == cached.record.version
+            ):
+                record = cached.record
+                return Outcome(record.id, scope, [], cached.game, record.version)
+            if game_id is None:
+                stored = await self.store.latest_game(scope)
+            else:
+                stored = await self.store.game(game_id)
+            if stored is None or stored.record.scope != scope:
+                raise NoGameError("That game is over and gone.")
+            loaded = await self._load(stored)
+        return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
 
     async def rules(self, scope_or_ruleset: str) -> tuple[Rule, ...]:
         """The rules text of the game in progress in a scope, or else of a ruleset by id."""

@@ -100,6 +100,36 @@ class GameCog(commands.GroupCog, group_name="game"):
         )
 
     @app_commands.command(
+        name="link", description="A read-only link to this game's live page (host or referee)"
+    )
+    @app_commands.describe(
+        revoke="Turn off every link to this game's page instead of making a new one"
+    )
+    async def link(self, interaction: Interaction, revoke: bool = False) -> None:
+        who, _ = await self.bot.play.caller(interaction)
+        scope = scope_of(interaction)
+        links = self.bot.links
+        if revoke:
+            count = await links.revoke(scope, who.id, referee=who.referee)
+            said = f"{count} link{'s' * (count != 1)}" if count else "no links"
+            await reply(
+                interaction,
+                f"Turned off {said} to this game's live page: open pages stop showing it."
+                " `/game link` makes a new one.",
+                ephemeral=True,
+            )
+            return
+        url = await links.make(scope, who.id, referee=who.referee)
+        await reply(
+            interaction,
+            f"This game's live page: {url}\nAnyone with the link can watch the table (it"
+            " shows nothing the table doesn't see). Add `?layout=overlay` for a stream's"
+            " corner (docs/discord.md says how to put it into OBS). `/game link revoke:True`"
+            " turns off every link to this game; a link also ends when the game expires.",
+            ephemeral=True,
+        )
+
+    @app_commands.command(
         name="export", description="The whole log of this channel's latest game, as a file"
     )
     async def export(self, interaction: Interaction) -> None:

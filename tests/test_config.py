@@ -170,3 +170,31 @@ def test_settings_refuse_part_of_the_shards_on_sqlite() -> None:
         0,
         1,
     )
+
+
+def test_the_live_pages_are_off_unless_a_port_is_set() -> None:
+    assert Settings.from_env({}).web_port is None
+    settings = Settings.from_env(
+        {
+            "CHAOS_WEB_PORT": "8080",
+            "CHAOS_WEB_HOST": "0.0.0.0",
+            "CHAOS_WEB_URL": "https://chaos.example.org/",
+        }
+    )
+    assert (settings.web_port, settings.web_host) == (8080, "0.0.0.0")
+    assert settings.web_url == "https://chaos.example.org/"
+    assert Settings.from_env({"CHAOS_WEB_PORT": "8080"}).web_host == "127.0.0.1"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("CHAOS_WEB_PORT", "http", "CHAOS_WEB_PORT must be a port number"),
+        ("CHAOS_WEB_PORT", "0", "CHAOS_WEB_PORT must be a port number"),
+        ("CHAOS_WEB_PORT", "70000", "CHAOS_WEB_PORT must be a port number up to 65535"),
+        ("CHAOS_WEB_URL", "chaos.example.org", "CHAOS_WEB_URL must be a URL starting with http"),
+    ],
+)
+def test_bad_web_settings_are_named_in_one_line(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env({name: value})

@@ -34,9 +34,12 @@ from bot.client.keeper import BoardKeeper
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
 from bot.config import Settings
+from bot.errors import ConfigError
 from bot.service import GameService
 from bot.uploadlimits import UploadLimits
 from bot.verify.running import Verifier
+from bot.web.links import Links
+from bot.web.server import PageServer
 from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
@@ -128,6 +131,8 @@ class ChaosBot(commands.AutoShardedBot):
         self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
         self.upload_limits = UploadLimits()
         self.verifier = Verifier(service.store)
+        self.links = Links(service, None)  # served once setup_hook starts the pages (if set)
+        self.pages: PageServer | None = None
         self._extensions = extensions
         self.identify_gate = identify_gate or LocalGate()
         self._max_concurrency: int | None = None
@@ -147,10 +152,29 @@ class ChaosBot(commands.AutoShardedBot):
                 await self.sync_commands(self.settings.dev_guild)
             else:
                 log.info("the process that runs shard 0 publishes the commands, not this one")
+        if self.settings.web_port is not None:
+            await self._serve_pages()
         self._expiry = asyncio.create_task(self._expire_idle(), name="expire idle games")
         self._health = asyncio.create_task(
             report_health(self, self.settings.health_seconds), name="health line"
         )
+
+    async def _serve_pages(self) -> None:
+        """The live game pages (CHAOS_WEB_PORT), on the bot's own loop."""
+        settings = self.settings
+        assert settings.web_port is not None
+        pages = PageServer(self.service, self.links, host=settings.web_host, port=settings.web_port)
+        try:
+            await pages.start()
+        except OSError as error:
+            raise ConfigError(
+                f"the live game pages can't listen on {settings.web_host}:{settings.web_port}"
+                f" ({error.strerror or error}): set CHAOS_WEB_PORT to a free port, or leave it"
+                " unset to run without them"
+            ) from None
+        self.pages = pages
+        self.links.serve_at(settings.web_url or pages.own_url)
+        self.links.on_revoke = pages.revoked
 
     async def launch_shard(
         self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
@@ -241,6 +265,8 @@ class ChaosBot(commands.AutoShardedBot):
             await self.play.until_quiet(SHUTDOWN_GRACE)
             await self.boards.close()
             await self.uploads.close()
+            if self.pages is not None:
+                await self.pages.close()
         await super().close()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:

@@ -18,10 +18,10 @@ from bot.client.wording import plain
 from bot.engine.events import Event, Roll
 from bot.engine.fairness import unseeded
 from bot.engine.game import Game
-from bot.engine.model import Entry, Ruleset, StartRoll
+from bot.engine.model import Ruleset, StartRoll
 from bot.engine.state import Phase
 from bot.render import Names, describe_action, render_lines
-from bot.render.cards import card_image_url, card_page_url
+from bot.render.cards import card_image_url, card_page_url, rolled_card
 
 # Discord's limits on one message's embeds.
 TITLE_LIMIT = 256
@@ -301,32 +301,9 @@ def _cards(events: Iterable[Event], ruleset: Ruleset) -> Iterable[str]:
     """The real Magic cards named by the honoured rolls, in order."""
     for event in events:
         if event["type"] == "roll" and not event["ignored"]:
-            entry = _entry(event, ruleset)
-            if entry is not None and entry.card:
-                yield entry.card
-
-
-def _entry(roll: Roll, ruleset: Ruleset) -> Entry | None:
-    """The entry a roll came up on (a split card's half included); None if the ruleset no
-    longer has it."""
-    wanted = roll["entry"]["id"]
-    table = ruleset.tables.get(roll["table"])
-    if table is not None:
-        try:
-            found: Entry | None = table.lookup(roll["result"])
-        except KeyError:  # the list changed since the roll: look for the entry by id
-            found = None
-        if found is not None and found.id == wanted:
-            return found
-        return next((e for e in table.entries if e.id == wanted), None)
-    deck = ruleset.decks.get(roll["table"])
-    if deck is None:
-        return None
-    for card in deck.cards:
-        for entry in (card.entry, *card.entry.halves):
-            if entry.id == wanted:
-                return entry
-    return None
+            card = rolled_card(event, ruleset)
+            if card:
+                yield card
 
 
 def _indent(line: str) -> str:

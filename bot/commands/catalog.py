@@ -89,6 +89,12 @@ def game_end(rest: str) -> Args:
     return nothing("game end", rest)
 
 
+@command("game link", Kind.QUERY)
+def game_link(rest: str) -> Args:
+    """The link to this table's live page, when the console serves it (`play --web PORT`)."""
+    return nothing("game link", rest)
+
+
 @command("game export [FILE]", Kind.QUERY)
 def game_export(rest: str) -> Args:
     """The whole log as JSON Lines, into FILE or printed here."""

@@ -28,6 +28,7 @@ from bot.errors import StoreError
 from bot.service import GameService
 from bot.store import Store
 from bot.tables import LoadedRuleset, TableProblems
+from bot.web.console import ConsolePages
 
 if TYPE_CHECKING:
     from bot.arguments import SubParsers
@@ -71,6 +72,12 @@ def add_play_parser(commands: SubParsers) -> None:
     parser.add_argument(
         "--json", action="store_true", help="read stdin, write one JSON object per line"
     )
+    parser.add_argument(
+        "--web",
+        type=whole(1, 65535),
+        metavar="PORT",
+        help="serve the table's live page on this port of 127.0.0.1 (the link is printed)",
+    )
     parser.set_defaults(func=run_play)
 
 
@@ -88,6 +95,7 @@ def options_from(args: argparse.Namespace) -> Options:
         db=Path(db),
         json=bool(getattr(args, "json", False)),
         debug=bool(getattr(args, "debug", False)),
+        web=getattr(args, "web", None),
     )
 
 
@@ -144,7 +152,9 @@ def play(
     out: Output = JsonOutput(stdout) if options.json else TextOutput(stdout, echo=not interactive)
     with asyncio.Runner() as runner:
         console = runner.run(_open(options, out, own))
+        pages: ConsolePages | None = None
         try:
+            pages = _serve_pages(options, console, out)
             prompt = _Prompt()
             if interactive:
                 prompt.text = runner.run(console.prompt())
@@ -165,8 +175,25 @@ def play(
             if not options.json:
                 runner.run(console.close())
         finally:
+            if pages is not None:
+                pages.close()
             runner.run(console.service.close())
     return EXIT_BUG if console.internal_errors else EXIT_OK
+
+
+def _serve_pages(options: Options, console: Console, out: Output) -> ConsolePages | None:
+    """With ``--web PORT``: the table's live page, its link printed (None without)."""
+    if options.web is None:
+        return None
+    pages = ConsolePages(options.db, port=options.web)
+    pages.start()
+    console.service.listen(pages.changed)
+    console.page_link = pages.link(options.scope)
+    out.info(
+        f"The live page of table {options.game!r}: {console.page_link}"
+        " (it shows whatever game this table plays; add ?layout=overlay for a stream's corner)."
+    )
+    return pages
 
 
 async def _open(options: Options, out: Output, own: LoadedRuleset | None) -> Console:

@@ -31,6 +31,12 @@ if TYPE_CHECKING:
     from bot.console.session import Console
 
 
+PAGE_OFF = (
+    "The live page is off at this console: start it with --web PORT"
+    " (`chaos-referee play --web 8080`) and it prints the link."
+)
+
+
 async def answer(console: Console, command: Command) -> None:
     """Answer a query command on the console's output."""
     args = command.args
@@ -61,6 +67,8 @@ async def answer(console: Console, command: Command) -> None:
             await _export_table(console, args["table"], args["file"])
         case "chaos log":
             await _log(console, args["count"])
+        case "game link":
+            out.reply(command.name, console.page_link or PAGE_OFF)
         case "game export":
             await _export(console, args["file"])
         case "game verify":

@@ -48,6 +48,7 @@ class Options:
     db: Path = Path("chaos-referee.db")
     json: bool = False
     debug: bool = False
+    web: int | None = None  # --web PORT: serve the table's live page there
 
     def __post_init__(self) -> None:
         if not self.ruleset:
@@ -78,6 +79,7 @@ class Console:
     internal_errors: int = 0
     dice: random.Random = field(default_factory=random.Random)
     offered_rules: tuple[Rule, ...] = ()  # the topics `rules NUMBER` picks from
+    page_link: str | None = None  # the table's live page, with --web
 
     def __post_init__(self) -> None:
         if self.options.seed is not None:

@@ -92,6 +92,9 @@ ABILITIES: dict[str, Ability] = {
         Ability("change life totals", Who.SEATED),
         Ability("send that player away", Who.PLAYER),
         Ability("bring that player back", Who.PLAYER),
+        # Not actions (nothing is logged), but the table's to share: see check_page().
+        Ability("hand out a link to the game's live page", Who.OFFICIAL, in_play=False),
+        Ability("turn off the links to the game's live page", Who.OFFICIAL, in_play=False),
     )
 }
 
@@ -199,6 +202,22 @@ def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) ->
     if seat is None and can.who not in (Who.POWERS, Who.OFFICIAL):
         raise NotInGameError(f"you're not in this game: only its players can {can.what}")
     _RULES[can.who](state, action, can)
+
+
+def check_page(state: GameState, actor: PlayerId, *, referee: bool, revoke: bool = False) -> None:
+    """Raise a ChaosError saying who may, unless `actor` may hand out a link to the game's live
+    page (or, with `revoke`, turn its links off). The page shows the table to anyone holding
+    the link, spectators of a stream included, so sharing it is the officials' call, as
+    running the game is; in the lobby, during play and after the end alike. `referee` is what
+    the front end knows of the actor (a Discord role; whoever types at the console)."""
+    can = ABILITIES[
+        "turn off the links to the game's live page"
+        if revoke
+        else "hand out a link to the game's live page"
+    ]
+    if referee or actor == state.host:
+        return
+    raise NotYourTurnError(f"only the host or a referee can {can.what}")
 
 
 def _coming_back(state: GameState, action: a.Action) -> bool:

@@ -25,6 +25,7 @@ from bot.store.records import (
     GameRecord,
     GameTable,
     GuildSettings,
+    LinkRecord,
     StoredGame,
     StoredTable,
 )
@@ -53,6 +54,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     ),
     "guild_tables": ("guild", "table_id", "revision", "text", "created"),
     "boards": ("scope", "game_id", "channel", "message", "updated"),
+    "web_links": ("token_hash", "game_id", "created"),
 }  # fmt: skip
 # Columns that are true or false: 0 and 1 in SQLite, BOOLEAN in PostgreSQL, bool in a dump.
 FLAGS = frozenset({("games", "active"), ("guild_settings", "auto_roll"),
@@ -309,6 +311,26 @@ class Store(ABC):
     @abstractmethod
     async def put_board(self, board: BoardRecord, *, now: float | None = None) -> None:
         """Remember the scope's board message (replacing the one it had)."""
+
+    # -- links to live pages ----------------------------------------------------------------
+
+    @abstractmethod
+    async def put_link(self, token_hash: str, game_id: int, *, now: float | None = None) -> int:
+        """Keep a new link to a game's live page, by the hash of its token; returns how many
+        links the game has now. The game must exist (StoreError otherwise)."""
+
+    @abstractmethod
+    async def link(self, token_hash: str) -> LinkRecord | None:
+        """The link with this token hash, if it still works: not revoked, its game not
+        expired. None otherwise."""
+
+    @abstractmethod
+    async def links(self, game_id: int) -> int:
+        """How many links to a game's live page work."""
+
+    @abstractmethod
+    async def revoke_links(self, game_id: int) -> int:
+        """Make every link to a game's live page stop working; returns how many there were."""
 
     # -- whole tables, for `chaos-referee db copy` -----------------------------------------
 

@@ -150,6 +150,20 @@ MIGRATIONS: tuple[Migration, ...] = (
         # claim from; the number is kept so both backends count the same schema.
         (),
     ),
+    Migration(
+        6,
+        "web links: read-only links to a game's live page",
+        (
+            # A link is found by the SHA-256 of its token (the token itself is only in the
+            # link handed out). It dies with its game: revoked, or when the game expires.
+            """CREATE TABLE web_links (
+                token_hash TEXT PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                created REAL NOT NULL
+            )""",
+            "CREATE INDEX web_links_game ON web_links(game_id)",
+        ),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

@@ -146,6 +146,18 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX claims_created ON claims(created)",
         ),
     ),
+    Migration(
+        6,
+        MIGRATIONS[5].name,
+        (
+            """CREATE TABLE web_links (
+                token_hash TEXT PRIMARY KEY,
+                game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                created DOUBLE PRECISION NOT NULL
+            )""",
+            "CREATE INDEX web_links_game ON web_links(game_id)",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS migrations (

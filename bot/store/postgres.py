@@ -55,6 +55,7 @@ from bot.errors import ConflictError, DuplicateActionError, GameExistsError, Sto
 from bot.store.contract import TABLES, Store, flagged
 from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
 from bot.store.pgguilds import PgGuildStore
+from bot.store.pglinks import PgLinkStore
 from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
 from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_files, snapshot_from
@@ -139,7 +140,7 @@ def _refused(error: asyncpg.UniqueViolationError, otherwise: ChaosError) -> Chao
     return otherwise
 
 
-class PostgresStore(PgGuildStore, Store):
+class PostgresStore(PgGuildStore, PgLinkStore, Store):
     """The :class:`~bot.store.contract.Store` on a PostgreSQL database, shared by processes.
 
     Open with ``await Store.open("postgresql://...")``; opening makes a pool of connections and

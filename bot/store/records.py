@@ -71,6 +71,16 @@ class BoardRecord:
 
 
 @dataclass(frozen=True)
+class LinkRecord:
+    """A link to a game's live page, found by the hash of its token: which game it shows
+    (and in which scope) and when it was made. The token itself is never stored."""
+
+    game_id: int
+    scope: str
+    created: float
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     """A guild's choices; a guild that never changed anything gets these defaults.
 

@@ -37,6 +37,7 @@ from bot.store.boards import BoardStore
 from bot.store.contract import TABLES, Store, flagged
 from bot.store.failures import BUSY_SECONDS, explain
 from bot.store.guilds import GuildStore
+from bot.store.links import LinkStore
 from bot.store.migrations import migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
 from bot.store.rows import (
@@ -82,7 +83,7 @@ async def _connect(file: Path) -> tuple[aiosqlite.Connection, sqlite3.Connection
         raise
 
 
-class SQLiteStore(GuildStore, BoardStore, Store):
+class SQLiteStore(GuildStore, BoardStore, LinkStore, Store):
     """The :class:`~bot.store.contract.Store` on one SQLite file, for one process.
 
     Open with ``store = await Store.open(path)`` and ``await store.close()``, or

@@ -44,10 +44,17 @@ class Table:
         seed: int = 8,
         db: str = "chaos.db",
         board_delay: float = 0.0,
+        web: bool | int = False,
     ) -> AsyncIterator[Table]:
+        """`web` serves the live game pages too (``t.bot.pages``): on a free port, or on the
+        port it names (to restart the bot on the same one)."""
         store = await Store.open(folder / db)
         service = GameService(store, seeds=lambda: seed)
-        settings = Settings(dev_guild=int(fake.guild_id), db_path=folder / db)
+        settings = Settings(
+            dev_guild=int(fake.guild_id),
+            db_path=folder / db,
+            web_port=None if web is False else 0 if web is True else web,
+        )
         # Boards are redrawn at once here (the bot waits a moment by default, to collect a
         # burst of actions into one edit): tests settle faster. test_board checks the delay.
         bot = ChaosBot(

@@ -36,7 +36,7 @@ from bot.engine import (
     StartRoll,
     Undo,
 )
-from bot.engine.authority import ABILITIES, Who, ability
+from bot.engine.authority import ABILITIES, Who, ability, check_page
 from tests.engine.tiny import entry, fixed, new_game, ruleset
 
 LETTERS = "ABCDEF"
@@ -284,3 +284,37 @@ def test_a_turn_whose_player_left_ends_with_no_active_player_and_no_roll() -> No
         game.act(RollChaos(actor="ann"))
     events = game.act(NextTurn(actor="ann"))
     assert not any(e["type"] in ("roll_waived", "chaos_done", "roll") for e in events)
+
+
+# -- the live page's links (issue 13) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("revoke", [False, True], ids=["hand out", "turn off"])
+@pytest.mark.parametrize(
+    ("who", "referee"), [("ann", False), ("ref", True), ("bob", True)], ids=["host", "ref", "bob+"]
+)
+def test_the_host_and_referees_may_share_the_live_page(
+    who: str, referee: bool, revoke: bool
+) -> None:
+    lobby = Game.start(lists_rules(), seed=7, host="ann", name="Ann")
+    over = bobs_turn()
+    over.act(End(actor="ann"))
+    for game in (lobby, bobs_turn(), over):
+        check_page(game.state, who, referee=referee, revoke=revoke)
+
+
+@pytest.mark.parametrize(
+    ("revoke", "message"),
+    [
+        (False, "only the host or a referee can hand out a link to the game's live page"),
+        (True, "only the host or a referee can turn off the links to the game's live page"),
+    ],
+)
+@pytest.mark.parametrize("who", ["bob", "cy", "zed"])
+def test_players_and_strangers_may_not_share_the_live_page(
+    who: str, revoke: bool, message: str
+) -> None:
+    game = bobs_turn()  # Bob is even the active player: the page is still not his to share
+    with pytest.raises(NotYourTurnError, match=message):
+        check_page(game.state, who, referee=False, revoke=revoke)
+    assert ABILITIES[message.removeprefix("only the host or a referee can ")].who is Who.OFFICIAL

@@ -30,7 +30,13 @@ async def _seed_v3(db: aiosqlite.Connection) -> None:
 
 
 # What to put in a database at each schema version before upgrading it (none at version 0).
-SEEDS: dict[int, Seed] = {1: _seed_v1, 2: _seed_v1, 3: _seed_v3, 4: _seed_v3}  # 2, 4 left them
+SEEDS: dict[int, Seed] = {
+    1: _seed_v1,
+    2: _seed_v1,
+    3: _seed_v3,
+    4: _seed_v3,
+    5: _seed_v3,
+}  # 2, 4, 5 left them
 
 
 async def at_version(path: Path, version: int) -> None:
