@@ -5,7 +5,8 @@ module, effects and cards in the middle were written ``#2`` too, and "→ #17 Qu
 … + #2 Quickened Sorcery stays in play" left players guessing which number was which. So:
 
 - an effect in play (a lasting effect, a world enchantment, the Global) is ``E2``;
-- a card in the middle is ``M5``.
+- a card in the middle is ``M5``;
+- a roll, counter or fork on this turn's stack is ``R12`` ("plays a CounterRoll on R12 Fog").
 
 One letter and the number: short to type, the same in a terminal and on Discord (no markdown
 meaning), and never a die's reading. Both numbers come from the game's one counter, so ``E5``
@@ -19,6 +20,7 @@ import re
 
 EFFECT = "E"
 MIDDLE = "M"
+ROLL = "R"  # bot/engine/chaos.py writes it too, in its refusals (the engine imports nothing)
 
 
 def effect_ref(effect_id: int) -> str:
@@ -29,6 +31,11 @@ def effect_ref(effect_id: int) -> str:
 def middle_ref(card_id: int) -> str:
     """``M5``: how a card in the middle is written everywhere players read it."""
     return f"{MIDDLE}{card_id}"
+
+
+def roll_ref(item_id: int) -> str:
+    """``R12``: how a roll, counter or fork on the stack is written where players read it."""
+    return f"{ROLL}{item_id}"
 
 
 _REF = re.compile(r"\s*(?:([A-Za-z])\s*|#\s*)?([0-9]{1,9})\s*")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from bot.engine.events import Event, Json, Roll
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
+from bot.render.ids import roll_ref
 
 _TOKEN_PLAYS = {"counter": "CounterRoll", "fork": "RollFork"}
 
@@ -84,7 +85,7 @@ class Names:
         if item_id is None:
             return "nothing"
         name = self.items.get(item_id)
-        return f"#{item_id} {name}" if name else f"#{item_id}"
+        return f"{roll_ref(item_id)} {name}" if name else roll_ref(item_id)
 
     def dice(self, roll: Roll) -> str:
         """``d20×d10 [13, 4] = 134``: the dice, their faces as rolled, and the number read."""

@@ -227,8 +227,8 @@ def test_a_counterroll_is_granted_played_and_told() -> None:
     lines = act(game, Counter(actor=holder["player"])).splitlines()
     assert lines[:3] == [
         f"− {who} spends a CounterRoll.",
-        f"{who} plays a CounterRoll on #{target.id} {name}.",
-        f"#{target.id} {name} is countered.",
+        f"{who} plays a CounterRoll on R{target.id} {name}.",
+        f"R{target.id} {name} is countered.",
     ]
 
 
@@ -420,9 +420,9 @@ def test_a_counter_of_a_counter_says_whose_counter_it_was() -> None:
     bobs = next(e["item"] for e in countered if e["type"] == "stack")
     text = act(game, Counter(actor="ann"))
     assert text.splitlines()[1:4] == [
-        f"Ann plays a CounterRoll on #{bobs} (Bob's CounterRoll).",
-        f"#{bobs} (Bob's CounterRoll) is countered.",
-        f"#{fog} Fog stands again.",
+        f"Ann plays a CounterRoll on R{bobs} (Bob's CounterRoll).",
+        f"R{bobs} (Bob's CounterRoll) is countered.",
+        f"R{fog} Fog stands again.",
     ]
 
 

@@ -76,7 +76,7 @@ def test_a_second_turn_roll_is_refused_naming_the_first() -> None:
         raise AssertionError("a second turn roll went through")
     roll = next(r for r in of_type(game.events, "roll") if r["id"] == first["item"])
     assert message.startswith(
-        f"Ann already made this turn's chaos roll (#{first['item']}: {roll['result']} on A,"
+        f"Ann already made this turn's chaos roll (R{first['item']}: {roll['result']} on A,"
         f" {roll['entry']['name']}): one chaos roll a turn."
     )
     assert "chaos roll extra" in message
@@ -157,7 +157,7 @@ def test_deck_a_second_draw_after_the_reveal_is_refused_but_an_extra_one_may_be_
     game.act(RollChaos(actor="ann"))
     game.act(Reveal(actor="ann"))
     _answer_choices(game)
-    with pytest.raises(RulesError, match=r"Ann already drew this turn's chaos card \(#"):
+    with pytest.raises(RulesError, match=r"Ann already drew this turn's chaos card \(R"):
         game.act(RollChaos(actor="ann"))
     drawn = of_type(game.act(RollChaos(actor="ann", extra=True)), "card_drawn")
     assert drawn[-1]["purpose"] == "extra"
