@@ -119,8 +119,10 @@ def _away(player: Player | None) -> bool:
     return player is not None and player.status is Status.AWAY
 
 
-def _marks(state: GameState, player: Player, once: bool) -> str:
-    """Short notes beside a seat; `once` is true where a spite can be used only once a game."""
+def seat_marks(state: GameState, player: Player, once: bool) -> list[str]:
+    """Short notes on a seat, the host's last: out, away, skips, extra turns, spite. `once` is
+    true where a spite can be used only once a game. The board and the live page both show
+    them."""
     marks: list[str] = []
     if player.status is Status.OUT:
         marks.append("out")
@@ -132,14 +134,20 @@ def _marks(state: GameState, player: Player, once: bool) -> str:
             marks.append(f"away ({left} turn{'s' * (left != 1)})" if left is not None else "away")
     if state.skips.get(player.id, 0):
         marks.append("skips next turn")
-    if state.extra_queue.count(player.id):
-        marks.append(f"extra turn ×{state.extra_queue.count(player.id)}")
+    extra = state.extra_queue.count(player.id)
+    if extra:
+        marks.append(f"extra turn ×{extra}")
     if player.spiting:
         marks.append("spiting")
     elif once and player.spited and player.status is not Status.OUT:
         marks.append("spite used")
     if player.id == state.host:
         marks.append("host")
+    return marks
+
+
+def _marks(state: GameState, player: Player, once: bool) -> str:
+    marks = seat_marks(state, player, once)
     return f"  [{', '.join(marks)}]" if marks else ""
 
 

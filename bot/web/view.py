@@ -21,7 +21,7 @@ from bot.engine.events import Event, Roll
 from bot.engine.fairness import sealed
 from bot.engine.game import Game
 from bot.engine.model import ChaosSource, SpitePolicy
-from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
+from bot.engine.state import ActiveEffect, GameState, Phase, Player
 from bot.render import (
     Names,
     chaos_lines,
@@ -36,6 +36,7 @@ from bot.render import (
 from bot.render.cards import card_image_url, card_named, rolled_card
 from bot.render.ids import effect_ref
 from bot.render.lines import TOKENS, WIDTH
+from bot.render.status import seat_marks
 
 Layout = Literal["full", "overlay"]
 LAYOUTS: tuple[Layout, ...] = ("full", "overlay")
@@ -245,27 +246,9 @@ def _seat(state: GameState, player: Player, once: bool) -> JSON:
 
 
 def _marks(state: GameState, player: Player, once: bool) -> list[str]:
-    """Short notes beside a seat, in the status board's words: out, away, skips, extra turns,
-    spite. (The host is a field of its own.)"""
-    marks: list[str] = []
-    if player.status is Status.OUT:
-        marks.append("out")
-    elif player.status is Status.AWAY:
-        left = player.away_turns
-        if left == 0:
-            marks.append("away until their next turn")
-        else:
-            marks.append(f"away ({left} turn{'s' * (left != 1)})" if left is not None else "away")
-    if state.skips.get(player.id, 0):
-        marks.append("skips next turn")
-    extra = state.extra_queue.count(player.id)
-    if extra:
-        marks.append(f"extra turn ×{extra}")
-    if player.spiting:
-        marks.append("spiting")
-    elif once and player.spited and player.status is not Status.OUT:
-        marks.append("spite used")
-    return marks
+    """The status board's notes beside a seat, but the host (a field of its own here)."""
+    marks = seat_marks(state, player, once)
+    return marks[:-1] if player.id == state.host else marks
 
 
 def _middle(state: GameState, game: Game, names: Names) -> JSON | None:
