@@ -36,7 +36,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from bot.changes import what_changed
 from bot.engine.actions import Action
@@ -139,7 +138,6 @@ class _Ask:
     version: int | None
     game_id: int | None
     interaction: str | None
-    prepare: Callable[[Outcome], None] | None = None
 
 
 @dataclass
@@ -297,14 +295,8 @@ class GameService(GuildService):
         version: int | None = None,
         game_id: int | None = None,
         interaction: str | int | None = None,
-        prepare: Callable[[Outcome], None] | None = None,
     ) -> Outcome:
         """Carry out `action` in the game in progress in `scope`; returns once it is saved.
-
-        `prepare`, if given, is called with the outcome while it is being saved (on the event
-        loop, in the commit's shadow): a front end draws its answer there, and sends it once
-        this returns. It is called once per try, so the last call's outcome is the one
-        returned (compare its events); an outcome whose save then fails is never returned.
 
         Raises NoGameError if there is none, StaleActionError if `version` (or `game_id`) is
         given and the game has moved on since (or is another game: a button left over from an
@@ -318,7 +310,7 @@ class GameService(GuildService):
         said = None if interaction is None else str(interaction)
         if said is not None:
             await self.claim(said)
-        ask = _Ask(scope, action, version, game_id, said, prepare)
+        ask = _Ask(scope, action, version, game_id, said)
         async with self._locks.hold(scope):
             try:
                 return await self._act_tries(ask)
@@ -400,19 +392,9 @@ class GameService(GuildService):
         except BaseException:
             self._forget(scope)
             raise
-        prepare = ask.prepare
-        meanwhile = None
-        if prepare is not None:
-            saving = Outcome(loaded.record.id, scope, events, game, game.seq)
-            meanwhile = partial(prepare, saving)
         try:
             record = await self.store.append_events(
-                loaded.record,
-                events,
-                first=first,
-                now=self._clock(),
-                interaction=ask.interaction,
-                meanwhile=meanwhile,
+                loaded.record, events, first=first, now=self._clock(), interaction=ask.interaction
             )
         except BaseException:
             # The game in memory is ahead of the database (or behind another process's

@@ -38,7 +38,6 @@ from bot.commands import GameView
 from bot.commands.steps import Step, StepKind
 from bot.engine import actions as a
 from bot.engine.errors import ChaosError, NotYourTurnError
-from bot.engine.events import Event
 from bot.errors import StaleActionError
 from bot.service import Outcome
 from bot.store import GuildSettings
@@ -154,12 +153,6 @@ class Play:
         scope = scope_of(interaction)
         who, settings = await self.caller(interaction)
 
-        drawn: list[tuple[list[Event], _Drawn]] = []
-
-        def prepare(saving: Outcome) -> None:
-            # While the action is committed: the answer is drawn in the fsync's shadow.
-            drawn.append((saving.events, _draw(saving)))
-
         async def work() -> Outcome:
             await self._claim(interaction)
             current = await self.bot.service.current(scope)
@@ -168,19 +161,12 @@ class Play:
             if settings.turn_powers:  # the engine decides what the setting allows
                 action = replace(action, turn_powers=True)
             outcome = await self.bot.service.act(
-                scope,
-                action,
-                version=version,
-                game_id=game_id,
-                interaction=interaction.id,
-                prepare=prepare,
+                scope, action, version=version, game_id=game_id, interaction=interaction.id
             )
             return await self._auto_roll(scope, settings, outcome)
 
         outcome = await within_deadline(interaction, work())
-        # Drawn for this very outcome (not an earlier try's, nor before an auto-roll)?
-        ready = drawn[-1][1] if drawn and drawn[-1][0] is outcome.events else None
-        await self._answer(interaction, outcome, ready)
+        await self._answer(interaction, outcome)
         return outcome
 
     async def press(
@@ -238,30 +224,20 @@ class Play:
             return outcome
         return replace(more, events=[*outcome.events, *more.events])
 
-    async def _answer(
-        self, interaction: discord.Interaction[Any], outcome: Outcome, drawn: _Drawn | None = None
-    ) -> None:
+    async def _answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
         # The answer goes out before the board is drawn (the player waits for one, not the
         # other), but the keeper is told first, so whoever waits for the boards to settle
         # after seeing an answer also waits for this action's board.
         boards = self.bot.boards
         boards.expect()
         try:
-            embeds, view = drawn or _draw(outcome)
-            await reply(interaction, embeds=embeds, view=view)
+            embeds = result_embeds(outcome.events, outcome.game)
+            await reply(interaction, embeds=embeds, view=steps_view(outcome.game_id, outcome.game))
         finally:
             if interaction.channel_id is None:
                 boards.forget_expected()
             else:
                 boards.touch(outcome.scope, interaction.channel_id, outcome.game_id, outcome.game)
-
-
-_Drawn = tuple[list[discord.Embed], discord.ui.View]
-
-
-def _draw(outcome: Outcome) -> _Drawn:
-    """The answer to an action: the embeds of what happened, and the buttons for what's next."""
-    return result_embeds(outcome.events, outcome.game), steps_view(outcome.game_id, outcome.game)
 
 
 def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:

@@ -23,7 +23,6 @@ meanwhile; a save alone is committed at once. The batches grow with the load and
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -37,19 +36,16 @@ import aiosqlite
 from bot.errors import StoreError
 from bot.store.failures import explain, plainly
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]
 
 
 @dataclass(frozen=True)
 class _Save:
-    """One queued write transaction: its work, the future its caller awaits, and what to do
-    meanwhile (see :meth:`Database._transact`)."""
+    """One queued write transaction: its work, and the future its caller awaits."""
 
     work: Work
     done: asyncio.Future[Any]
-    meanwhile: Callable[[], None] | None = None
 
 
 class Database:
@@ -87,9 +83,7 @@ class Database:
         if self._closed:
             raise StoreError("the database is closed")
 
-    async def _transact(
-        self, work: Callable[[sqlite3.Connection], T], meanwhile: Callable[[], None] | None = None
-    ) -> T:
+    async def _transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """A write transaction, saved by the writer: `work` runs on the connection's thread in
         a SAVEPOINT of the writer's transaction, and its result comes back once that
         transaction has committed (with ``synchronous=FULL``, once it is on disk). Whatever
@@ -103,18 +97,13 @@ class Database:
         `work` is a plain function of the stdlib connection, written as if it had the
         transaction to itself (it must not BEGIN or COMMIT).
 
-        `meanwhile`, if given, is called on the event loop once the save's batch is on its way
-        to the database thread, while that thread runs and commits it: work whose result waits
-        for the commit anyway (drawing the answer to the action) is done in the fsync's shadow
-        instead of after it. It must not raise (what it raises is logged and dropped).
-
         Cancelled while it waits in the queue, the save is dropped: never run. Cancelled once
         the writer has taken it, it runs to the end of its batch, committed or rolled back;
         the caller just doesn't hear which (the service reloads the game to find out).
         """
         self._check_open()
         done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Save(work, done, meanwhile))
+        self._queue.append(_Save(work, done))
         if self._writer is None:
             self._writer = asyncio.create_task(self._drain(), name="sqlite group commit")
         return await done
@@ -142,15 +131,9 @@ class Database:
                 async with self._lock:
                     try:
                         with plainly(self.path):
-                            sent = asyncio.ensure_future(
-                                hop(partial(_in_batch, self._native, [s.work for s in batch]))
+                            results = await hop(
+                                partial(_in_batch, self._native, [s.work for s in batch])
                             )
-                            if any(save.meanwhile for save in batch):
-                                # One turn of the loop: the hop's task takes its first step
-                                # and queues the batch on the database thread.
-                                await asyncio.sleep(0)
-                                _meanwhile(batch)
-                            results = await sent
                     except Exception as failed:  # the whole transaction: tell every save
                         for save in batch:
                             if not save.done.done():
@@ -250,17 +233,6 @@ class Database:
         """The numbers of the migrations this database has run."""
         rows = await self._rows("SELECT number FROM migrations ORDER BY number")
         return [int(row[0]) for row in rows]
-
-
-def _meanwhile(batch: list[_Save]) -> None:
-    """What the batch's callers do while it is committed (see Database._transact): called once
-    the hop's task has queued the batch on the database thread."""
-    for save in batch:
-        if save.meanwhile is not None and not save.done.done():
-            try:
-                save.meanwhile()
-            except Exception:
-                log.exception("work done while a save was committed failed")
 
 
 def _plain(error: BaseException, path: Path) -> BaseException:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -186,7 +186,6 @@ class Store(ABC):
         first: int,
         now: float,
         interaction: str | None = None,
-        meanwhile: Callable[[], None] | None = None,
     ) -> GameRecord:
         """Add one action's events to a game's log, at positions `first` onwards.
 
@@ -195,25 +194,17 @@ class Store(ABC):
         written. An `interaction` id already stored raises DuplicateActionError instead, so the
         same interaction delivered twice (two processes during a hand-over) is applied once. A
         ``game_ended`` event frees the scope for a new game. Returns the new record.
-
-        `meanwhile` is called (on the event loop, at most once) while the save is on its way,
-        for work whose result waits for the commit anyway; it must not raise.
         """
         ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
         version = game.version + actions(events)
         moved = replace(game, version=version, updated=now, ended=ended, active=ended is None)
         log = Log.of(events, first=first, action=game.version - 1)
-        await self._append(game, moved, log, interaction, meanwhile)
+        await self._append(game, moved, log, interaction)
         return moved
 
     @abstractmethod
     async def _append(
-        self,
-        game: GameRecord,
-        moved: GameRecord,
-        log: Log,
-        interaction: str | None,
-        meanwhile: Callable[[], None] | None = None,
+        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
     ) -> None:
         """Store `moved` in place of `game` if its version still is ``game.version``, and
         `log`, as :meth:`append_events` says, atomically."""

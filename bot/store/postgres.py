@@ -41,8 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -60,8 +58,6 @@ from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
 from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_files, snapshot_from
 from bot.tables.snapshot import Snapshot
-
-log = logging.getLogger(__name__)
 
 POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
@@ -128,7 +124,6 @@ class _Append:
     log: Log
     interaction: str | None
     done: asyncio.Future[None]
-    meanwhile: Callable[[], None] | None = None
     sent: bool = False
 
 
@@ -222,12 +217,7 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         return game_id
 
     async def _append(
-        self,
-        game: GameRecord,
-        moved: GameRecord,
-        log: Log,
-        interaction: str | None,
-        meanwhile: Callable[[], None] | None = None,
+        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
     ) -> None:
         """Queue the append for the writer (see the module's notes) and wait for its answer.
 
@@ -238,9 +228,7 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         """
         if self._closed:
             raise StoreError("the database is closed")
-        append = _Append(
-            game, moved, log, interaction, asyncio.get_running_loop().create_future(), meanwhile
-        )
+        append = _Append(game, moved, log, interaction, asyncio.get_running_loop().create_future())
         self._appends.append(append)
         if self._appender is None:
             self._appender = asyncio.create_task(self._drain(), name="postgres group commit")
@@ -285,27 +273,6 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         """One batch, as one statement; each append's answer to its future."""
         if self.batches is not None:
             self.batches.append(len(batch))
-        sending = asyncio.ensure_future(self._statements(batch))
-        if any(append.meanwhile for append in batch):
-            await asyncio.sleep(0)  # one turn: the statement goes out first
-            for append in batch:
-                if append.meanwhile is not None:
-                    try:
-                        append.meanwhile()
-                    except Exception:
-                        log.exception("work done while a save was committed failed")
-        answers = await sending
-        for append, answer in zip(batch, answers, strict=True):
-            if append.done.done():
-                continue
-            if answer is None:
-                append.done.set_result(None)
-            else:
-                append.done.set_exception(answer)
-
-    async def _statements(self, batch: list[_Append]) -> list[BaseException | None]:
-        """The batch's statement (or, should it break a key or deadlock, one per append):
-        each append's refusal or None."""
         try:
             if len(batch) == 1:
                 answers: list[BaseException | None] = [await self._append_one(batch[0])]
@@ -318,7 +285,13 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
             answers = [await self._append_one(append) for append in batch]
         except Exception as failed:  # the statement failed as a whole: so did every append
             answers = [failed] * len(batch)
-        return answers
+        for append, answer in zip(batch, answers, strict=True):
+            if append.done.done():
+                continue
+            if answer is None:
+                append.done.set_result(None)
+            else:
+                append.done.set_exception(answer)
 
     async def _append_many(self, batch: list[_Append]) -> list[BaseException | None]:
         places, positions, numbers, data = [], [], [], []

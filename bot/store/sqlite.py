@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, Self, cast
@@ -130,16 +130,9 @@ class SQLiteStore(GuildStore, BoardStore, LinkStore, Store):
         return await self._transact(partial(save_game, game, snapshot, log, interaction))
 
     async def _append(
-        self,
-        game: GameRecord,
-        moved: GameRecord,
-        log: Log,
-        interaction: str | None,
-        meanwhile: Callable[[], None] | None = None,
+        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
     ) -> None:
-        await self._transact(
-            partial(save_action, game, moved, log.rows(game.id), interaction), meanwhile
-        )
+        await self._transact(partial(save_action, game, moved, log.rows(game.id), interaction))
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""

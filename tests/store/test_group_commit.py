@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
 from pathlib import Path
 
 import pytest
 
-from bot.engine import ChaosError, Game, Join, Life
+from bot.engine import Game, Join
 from bot.errors import ConflictError, DuplicateActionError
-from bot.service import Outcome
 from bot.store import GameRecord, SQLiteStore, Store
-from tests.store.helpers import SCOPE, aio, begun, open_service
+from tests.store.helpers import aio
 from tests.store.test_store import NOW, create, new_game
 
 
@@ -186,44 +184,3 @@ async def test_what_was_queued_before_closing_is_saved(tmp_path: Path) -> None:
     assert [(await s).version for s in saves] == [2] * 5
     async with Store.connect(tmp_path / "db") as again:
         assert [await again.version(r.id) for r, _ in made] == [2] * 5
-
-
-@aio
-async def test_meanwhile_runs_while_the_database_thread_commits(tmp_path: Path) -> None:
-    """The caller's `meanwhile` (the answer being drawn) runs on the loop while its batch is
-    on the database thread, and the caller hears "saved" only after both."""
-    async with SQLiteStore.connect(tmp_path / "db") as store:
-        assert isinstance(store, SQLiteStore)
-        on_thread, go = threading.Event(), threading.Event()
-        seen: list[str] = []
-
-        def work(db: sqlite3.Connection) -> str:
-            on_thread.set()
-            go.wait(5)  # held until meanwhile has looked
-            db.execute("SELECT 1")
-            return "saved"
-
-        def meanwhile() -> None:
-            seen.append("the batch is on the thread" if on_thread.wait(5) else "not yet")
-            go.set()
-
-        assert await store._transact(work, meanwhile) == "saved"
-        assert seen == ["the batch is on the thread"]
-
-
-@aio
-async def test_the_service_prepares_the_outcome_it_returns(database: Path | str) -> None:
-    """`prepare` sees the outcome while it is saved; what `act` returns is that outcome."""
-    async with open_service(database) as service:
-        await begun(service)
-        prepared: list[Outcome] = []
-        outcome = await service.act(
-            SCOPE, Life(actor="ann", mode="gain", amount=2), prepare=prepared.append
-        )
-        assert len(prepared) == 1
-        assert prepared[0].events is outcome.events
-        assert prepared[0].version == outcome.version
-        # A refused action is never prepared: nothing is saved.
-        with pytest.raises(ChaosError):
-            await service.act(SCOPE, Join(actor="ann", player_name="Ann"), prepare=prepared.append)
-        assert len(prepared) == 1
