@@ -59,11 +59,11 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bench.store import DiskFloor, Floor
+from bench.store import DiskFloor, Floor, begin
 from bot import memory
 from bot.client.bot import BOARD_DELAY, ChaosBot
 from bot.config import Settings
-from bot.engine import Begin, ChaosError, Join, RollChaos
+from bot.engine import ChaosError, RollChaos
 from bot.service import GameService
 from bot.store import Store, dump_event
 from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
@@ -326,11 +326,9 @@ async def durable_rate(folder: Path, count: int, channels: int) -> tuple[float, 
     store = await Store.open(folder / f"rate-{time.monotonic_ns()}.db")
     service = GameService(store, seeds=lambda: SEED)
     scopes = [f"rate:{n}" for n in range(channels)]
-    for scope in scopes:
-        await service.start(scope, "classic", host="ann", host_name="Ann")
-        await service.act(scope, Join(actor="bob", player_name="Bob"))
-        await service.act(scope, Begin(actor="ann"))
-    store.batches = []
+    for n, scope in enumerate(scopes):
+        await begin(service, scope, SEED + n)
+    store.writer.batches = []
 
     async def roll(n: int) -> None:
         with contextlib.suppress(ChaosError):  # a pending choice holds its channel's next roll
@@ -340,7 +338,7 @@ async def durable_rate(folder: Path, count: int, channels: int) -> tuple[float, 
     started = time.perf_counter()
     await asyncio.gather(*(roll(n) for n in range(count)))
     wall = time.perf_counter() - started
-    batches = store.batches
+    batches = store.writer.batches
     await service.close()
     return wall, batches
 

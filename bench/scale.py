@@ -149,13 +149,13 @@ async def store_round(
             scopes = [f"bench:many:{len(run.rates)}:{grouped}:{g}" for g in range(games)]
             for g, each in enumerate(scopes):
                 await begin(service, each, SEED + g)
-            service.store.group_commit = grouped
-            service.store.batches = [] if grouped else None
+            service.store.writer.group = grouped
+            service.store.writer.batches = [] if grouped else None
             started = time.perf_counter()
             await asyncio.gather(*(play(each) for each in scopes))
             took = time.perf_counter() - started
-            run.batches += service.store.batches or []
-            service.store.group_commit, service.store.batches = True, None
+            run.batches += service.store.writer.batches or []
+            service.store.writer.group, service.store.writer.batches = True, None
             return games * per_game / took
 
         # Group commit and its baseline, in turns from round to round.

@@ -9,15 +9,10 @@ GIL and a callback on the loop. On the hot path (saving an action) those hops co
 the fsync, so :meth:`Database._transact` runs a whole transaction, written as a plain function
 of the stdlib connection, in one of them.
 
-Group commit: under a burst, many games save at once, and an fsync each would queue them
-behind the disk (about 1,000 a second at best, whatever the CPU). So saves are not run one by
-one: each is queued, and one writer task drains the queue. It takes everything queued at that
-moment and runs it in one hop, as one transaction with one fsync; each save inside it runs in a
-SAVEPOINT of its own, so one that fails (a version conflict, a duplicate interaction) is rolled
-back alone and the others still commit. Each waiting caller gets its own result, and only once
-the transaction holding it has committed. There is no timer: a save that arrives while a batch
-is on the disk waits for that fsync, then goes in the next batch with all that arrived
-meanwhile; a save alone is committed at once. The batches grow with the load and shrink with it.
+Group commit (:mod:`bot.store.writer`): saves are queued, and the writer hands everything
+queued at that moment to :meth:`Database._commit`, which runs it in one hop, as one transaction
+with one fsync; each save inside it runs in a SAVEPOINT of its own, so one that fails (a version
+conflict, a duplicate interaction) is rolled back alone and the others still commit.
 """
 
 from __future__ import annotations
@@ -26,7 +21,6 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -35,17 +29,10 @@ import aiosqlite
 
 from bot.errors import StoreError
 from bot.store.failures import explain, plainly
+from bot.store.writer import Results, Writer
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]
-
-
-@dataclass(frozen=True)
-class _Save:
-    """One queued write transaction: its work, and the future its caller awaits."""
-
-    work: Work
-    done: asyncio.Future[Any]
 
 
 class Database:
@@ -59,11 +46,8 @@ class Database:
         self.path = path
         self._lock = asyncio.Lock()
         self._closed = False
-        self._queue: list[_Save] = []
-        self._writer: asyncio.Task[None] | None = None
-        # The size of every batch committed, when someone is counting (bench/discord_bench.py).
-        self.batches: list[int] | None = None
-        self.group_commit = True  # off: one save per commit (a baseline)
+        # Group commit: every write transaction of _transact is saved by this one writer.
+        self.writer: Writer[Work] = Writer(self._commit, name="sqlite group commit")
 
     @property
     def where(self) -> str:
@@ -74,8 +58,7 @@ class Database:
         """Close the connection, once the statements under way are done (again is fine)."""
         if not self._closed:
             self._closed = True
-            if self._writer is not None:  # what was queued before closing is still saved
-                await asyncio.shield(self._writer)
+            await self.writer.wait()  # what was queued before closing is still saved
             async with self._lock:
                 await self._db.close()
 
@@ -97,19 +80,16 @@ class Database:
         `work` is a plain function of the stdlib connection, written as if it had the
         transaction to itself (it must not BEGIN or COMMIT).
 
-        Cancelled while it waits in the queue, the save is dropped: never run. Cancelled once
-        the writer has taken it, it runs to the end of its batch, committed or rolled back;
-        the caller just doesn't hear which (the service reloads the game to find out).
+        Cancelled, it is dropped if it is still queued, and otherwise waits for its batch to
+        end (see :mod:`bot.store.writer`).
         """
         self._check_open()
-        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Save(work, done))
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._drain(), name="sqlite group commit")
-        return await done
+        return cast(T, await self.writer.save(work))
 
-    async def _drain(self) -> None:
-        """The writer: while saves are queued, take all of them and commit them as one batch.
+    async def _commit(self, works: list[Work]) -> Results:
+        """One batch, as one transaction on the connection's thread (see :func:`_in_batch`),
+        holding the store's lock; each save's failure as :func:`~bot.store.failures.plainly`
+        says it.
 
         aiosqlite has no public way to run a function on its thread; ``Connection._execute``
         is the one every aiosqlite method queues its work through (``execute``, ``commit``,
@@ -118,45 +98,11 @@ class Database:
         check that the work runs on that thread. The alternative, a thread of our own for the
         stdlib connection, would replace aiosqlite in every other method too.
         """
-        hop = cast(Callable[[Callable[[], Any]], Awaitable[Any]], self._db._execute)
-        batch: list[_Save] = []
-        try:
-            while self._queue:
-                batch = [save for save in self._queue if not save.done.done()]
-                self._queue.clear()
-                if not batch:
-                    continue
-                if not self.group_commit:  # one at a time (the benchmarks' baseline)
-                    batch, self._queue[:0] = batch[:1], batch[1:]
-                async with self._lock:
-                    try:
-                        with plainly(self.path):
-                            results = await hop(
-                                partial(_in_batch, self._native, [s.work for s in batch])
-                            )
-                    except Exception as failed:  # the whole transaction: tell every save
-                        for save in batch:
-                            if not save.done.done():
-                                save.done.set_exception(failed)
-                        batch = []
-                        continue
-                if self.batches is not None:
-                    self.batches.append(len(batch))
-                for save, (ok, value) in zip(batch, results, strict=True):
-                    if save.done.done():
-                        continue  # its caller was cancelled: nobody is listening
-                    if ok:
-                        save.done.set_result(value)
-                    else:
-                        save.done.set_exception(_plain(value, self.path))
-                batch = []
-        finally:
-            # Cancelled (the loop is closing) or failed in a way of ours: nobody is left
-            # waiting for an answer that won't come.
-            for save in [*batch, *self._queue]:
-                save.done.cancel()
-            self._queue.clear()
-            self._writer = None
+        hop = cast(Callable[[Callable[[], Results]], Awaitable[Results]], self._db._execute)
+        async with self._lock:
+            with plainly(self.path):
+                results = await hop(partial(_in_batch, self._native, works))
+        return [(ok, value if ok else _plain(value, self.path)) for ok, value in results]
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -241,8 +187,8 @@ def _plain(error: BaseException, path: Path) -> BaseException:
     return said or error
 
 
-def _in_batch(db: sqlite3.Connection, works: list[Work]) -> list[tuple[bool, Any]]:
-    """Run `works` on `db`, on the thread that owns it (see :meth:`Database._drain`), as one
+def _in_batch(db: sqlite3.Connection, works: list[Work]) -> Results:
+    """Run `works` on `db`, on the thread that owns it (see :meth:`Database._commit`), as one
     write transaction with a SAVEPOINT each; returns each one's ``(True, result)`` or
     ``(False, exception)``.
 
@@ -254,7 +200,7 @@ def _in_batch(db: sqlite3.Connection, works: list[Work]) -> list[tuple[bool, Any
     failed COMMIT.
     """
     db.execute("BEGIN IMMEDIATE")
-    results: list[tuple[bool, Any]] = []
+    results: Results = []
     try:
         for work in works:
             db.execute("SAVEPOINT save")

@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Self, cast
+from typing import Any, Self, cast
 
 from bot.engine.events import Event
 from bot.store.records import (
@@ -31,6 +31,7 @@ from bot.store.records import (
 )
 from bot.store.rows import Log, actions
 from bot.store.rows import dump_event as dump_event  # where callers have always found it
+from bot.store.writer import Writer
 from bot.tables.snapshot import Snapshot
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -83,12 +84,9 @@ class Store(ABC):
 
     # The migrations this store ran when it was opened (none if the schema was up to date).
     migrated: tuple[int, ...] = ()
-    # Actions are saved in batches, committed together (group commit): set this to a list and
-    # the store appends the size of every batch it commits (the benchmarks and tests count).
-    batches: list[int] | None = None
-    # Off, the writer commits one save at a time, as before group commit: only for the
-    # benchmarks' baseline (bench/scale.py measures both in one run).
-    group_commit: bool = True
+    # Saves go through this writer, committed together in batches (group commit): its
+    # `batches` counts them when set to a list, its `group` turns it off for a baseline.
+    writer: Writer[Any]
 
     # -- opening and closing ---------------------------------------------------------------
 

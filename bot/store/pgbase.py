@@ -8,7 +8,6 @@ are the server's or the host's (out of reach, refused, full) become sentences on
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,22 +17,19 @@ import asyncpg
 from bot.errors import StoreError
 from bot.store.pgfailures import plainly, shown
 from bot.store.pgmigrations import Connection
+from bot.store.writer import Writer
 
 
 class PgDatabase:
     """A pool of connections to one database, named by its URL."""
+
+    writer: Writer[Any]  # group commit of the appends (PostgresStore makes it)
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         """Use ``Store.open``; this takes a pool already migrated."""
         self._pool = pool
         self.url = url
         self._closed = False
-        # Appends waiting for the writer, and the writer (see PostgresStore._append).
-        self._appends: list[Any] = []
-        self._appender: asyncio.Task[None] | None = None
-        # The size of every batch of appends sent, when someone is counting (the benchmarks).
-        self.batches: list[int] | None = None
-        self.group_commit = True  # off: one save per commit (a baseline)
 
     @property
     def where(self) -> str:
@@ -42,8 +38,7 @@ class PgDatabase:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            if self._appender is not None:  # what was queued before closing is still saved
-                await asyncio.shield(self._appender)
+            await self.writer.wait()  # what was queued before closing is still saved
             await self._pool.close()
 
     @asynccontextmanager

@@ -40,7 +40,6 @@ How the contract holds across processes:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -57,6 +56,7 @@ from bot.store.pglinks import PgLinkStore
 from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
 from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_files, snapshot_from
+from bot.store.writer import Results, Writer
 from bot.tables.snapshot import Snapshot
 
 POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
@@ -114,17 +114,19 @@ SELECT (SELECT coalesce(array_agg(place), '{}') FROM moved) AS moved,
 """
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Append:
-    """One queued append (see :meth:`PostgresStore._append`), the future its caller awaits,
-    and whether the writer has sent it."""
+    """One append (see :meth:`PostgresStore._append`), as the writer queues it."""
 
     game: GameRecord
     moved: GameRecord
     log: Log
     interaction: str | None
-    done: asyncio.Future[None]
-    sent: bool = False
+
+
+def _game_of(append: _Append) -> int:
+    """An append's game: a batch holds at most one append per game."""
+    return append.game.id
 
 
 def _refused(error: asyncpg.UniqueViolationError, otherwise: ChaosError) -> ChaosError:
@@ -141,6 +143,10 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
     Open with ``await Store.open("postgresql://...")``; opening makes a pool of connections and
     brings the schema up to date.
     """
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        super().__init__(pool, url)
+        self.writer = Writer(self._commit, name="postgres group commit", key=_game_of)
 
     @classmethod
     async def open(cls, target: Path | str) -> Self:
@@ -217,62 +223,21 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         return game_id
 
     async def _append(
-        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+        self,
+        game: GameRecord,
+        moved: GameRecord,
+        log: Log,
+        interaction: str | None,
     ) -> None:
-        """Queue the append for the writer (see the module's notes) and wait for its answer.
-
-        Cancelled while queued, it is dropped. Cancelled once sent, it waits for its batch's
-        statement to end before it gives up: committed or not, the append is then settled,
-        so whoever reads the game next (the service reloads it after a cancellation) reads
-        it with or without the append, never before a commit still on its way.
-        """
+        """Queue the append for the writer (see the module's notes) and wait for its answer
+        (:mod:`bot.store.writer`)."""
         if self._closed:
             raise StoreError("the database is closed")
-        append = _Append(game, moved, log, interaction, asyncio.get_running_loop().create_future())
-        self._appends.append(append)
-        if self._appender is None:
-            self._appender = asyncio.create_task(self._drain(), name="postgres group commit")
-        try:
-            await asyncio.shield(append.done)
-        except asyncio.CancelledError:
-            if not append.sent:
-                append.done.cancel()  # the writer skips it
-            elif not append.done.done():
-                with contextlib.suppress(BaseException):
-                    await asyncio.shield(append.done)
-            raise
+        await self.writer.save(_Append(game, moved, log, interaction))
 
-    async def _drain(self) -> None:
-        """The writer: while appends are queued, send them, at most one per game, as one
-        statement; tell each its answer."""
-        batch: list[_Append] = []
-        try:
-            while self._appends:
-                games: set[int] = set()
-                later: list[_Append] = []
-                for append in self._appends:
-                    if append.done.done():
-                        continue  # its caller gave up while it was queued
-                    if append.game.id in games or (batch and not self.group_commit):
-                        later.append(append)
-                    else:
-                        games.add(append.game.id)
-                        append.sent = True
-                        batch.append(append)
-                self._appends = later
-                if batch:
-                    await self._send(batch)
-                batch = []
-        finally:
-            for append in [*batch, *self._appends]:  # cancelled: the loop is closing
-                append.done.cancel()
-            self._appends = []
-            self._appender = None
-
-    async def _send(self, batch: list[_Append]) -> None:
-        """One batch, as one statement; each append's answer to its future."""
-        if self.batches is not None:
-            self.batches.append(len(batch))
+    async def _commit(self, batch: list[_Append]) -> Results:
+        """One batch, as one statement (or, should it break a key or deadlock, one per
+        append): each append's refusal, or its success."""
         try:
             if len(batch) == 1:
                 answers: list[BaseException | None] = [await self._append_one(batch[0])]
@@ -283,15 +248,7 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
             # another order (a shard hand-over): one by one, a single row each, the offender
             # alone is refused.
             answers = [await self._append_one(append) for append in batch]
-        except Exception as failed:  # the statement failed as a whole: so did every append
-            answers = [failed] * len(batch)
-        for append, answer in zip(batch, answers, strict=True):
-            if append.done.done():
-                continue
-            if answer is None:
-                append.done.set_result(None)
-            else:
-                append.done.set_exception(answer)
+        return [(True, None) if answer is None else (False, answer) for answer in answers]
 
     async def _append_many(self, batch: list[_Append]) -> list[BaseException | None]:
         places, positions, numbers, data = [], [], [], []

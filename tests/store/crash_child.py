@@ -76,7 +76,7 @@ def scopes(scope: str, tables: int) -> list[str]:
 
 
 async def play(service: GameService, scope: str) -> None:
-    batches = service.store.batches
+    batches = service.store.writer.batches
     while True:
         for outcome in await step(service, scope):
             print(outcome.game_id, outcome.version, flush=True)
@@ -87,7 +87,7 @@ async def play(service: GameService, scope: str) -> None:
 
 async def main(db: str, scope: str, tables: int) -> None:
     async with open_service(db) as service:
-        service.store.batches = []
+        service.store.writer.batches = []
         await asyncio.gather(*(play(service, s) for s in scopes(scope, tables)))
 
 

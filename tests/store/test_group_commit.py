@@ -44,10 +44,10 @@ async def test_saves_that_arrive_together_are_committed_in_one_batch(database: P
     """SQLite: one transaction and one fsync for all; PostgreSQL: one statement, one commit."""
     async with Store.connect(database) as store:
         made = await games(store, 20)
-        store.batches = []
+        store.writer.batches = []
         saved = await asyncio.gather(*(join(store, r, g, "bob") for r, g in made))
         assert [r.version for r in saved] == [2] * 20
-        assert store.batches == [20]
+        assert store.writer.batches == [20]
     async with Store.connect(database) as again:  # all of it is stored
         for record, game in made:
             stored = await again.game(record.id)
@@ -61,10 +61,10 @@ async def test_without_group_commit_each_save_is_a_commit_of_its_own(database: P
     """The benchmarks' baseline: the same saves, one per batch, all kept."""
     async with Store.connect(database) as store:
         made = await games(store, 5)
-        store.batches, store.group_commit = [], False
+        store.writer.batches, store.writer.group = [], False
         saved = await asyncio.gather(*(join(store, r, g, "bob") for r, g in made))
         assert [r.version for r in saved] == [2] * 5
-        assert store.batches == [1] * 5
+        assert store.writer.batches == [1] * 5
 
 
 @aio
@@ -143,14 +143,14 @@ async def test_nobody_hears_saved_before_the_batch_commits(tmp_path: Path) -> No
             db.execute("PRAGMA defer_foreign_keys = ON")
             db.execute("INSERT INTO events (game_id, pos, action, data) VALUES (999, 0, 0, '{}')")
 
-        store.batches = []
+        store.writer.batches = []
         results = await asyncio.gather(
             join(store, *made[0], "bob"),
             store._transact(orphan),
             join(store, *made[1], "bob"),
             return_exceptions=True,
         )
-        assert store.batches == []  # nothing was committed
+        assert store.writer.batches == []  # nothing was committed
         assert all(isinstance(r, sqlite3.IntegrityError) for r in results), results
         assert [await store.version(r.id) for r, _ in made] == [1, 1, 1]
         # The connection is whole again: the next save goes through.
