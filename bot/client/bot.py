@@ -19,6 +19,7 @@ import contextlib
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -47,6 +48,11 @@ log = logging.getLogger(__name__)
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
 BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
 SHUTDOWN_GRACE = 5.0  # seconds a stopping bot gives the answers it is sending
+# Open HTTP connections to one REST host (Discord, or the shared REST proxy). discord.py's own
+# pool has no limit, so a burst of answers opened a new connection for nearly every one (a TLS
+# handshake each, against the real Discord) instead of taking turns on warm ones. A gateway's
+# websocket holds one too: a process runs far fewer shards than this.
+REST_CONNECTIONS = 32
 
 # One extension per command group, loaded by name: nothing imports a cog.
 EXTENSIONS: tuple[str, ...] = (
@@ -141,6 +147,11 @@ class ChaosBot(commands.AutoShardedBot):
         self._health: asyncio.Task[None] | None = None
         self._closing = False
         self._frozen = False  # whether start-up's objects were frozen (bot.memory)
+
+    async def login(self, token: str) -> None:
+        if self.http.connector is discord.utils.MISSING:  # as discord.py would, but with a limit
+            self.http.connector = aiohttp.TCPConnector(limit=0, limit_per_host=REST_CONNECTIONS)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         ratelimits.install(self.http)  # a REST proxy's own 429s are waited out, not raised

@@ -45,10 +45,17 @@ class Call:
     status: int = 0  # the status the fake answered with
     at: float = field(default_factory=time.perf_counter)  # when it arrived (perf_counter)
     headers: dict[str, str] = field(default_factory=dict)  # as sent (the last of a repeated one)
+    peer: str = ""  # the client's end of the connection it came on, "host:port"
 
     def matches(self, pattern: str) -> bool:
         """``pattern`` is ``"METHOD /path"`` with shell wildcards, e.g. ``"POST /webhooks/*"``."""
         return fnmatch.fnmatchcase(f"{self.method} {self.path}", pattern)
+
+
+def peer_of(request: web.Request) -> str:
+    """Which connection `request` came on: the client's address and port."""
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    return f"{peer[0]}:{peer[1]}" if peer else ""
 
 
 CALL: web.RequestKey[Call] = web.RequestKey("call", Call)
@@ -111,6 +118,7 @@ class Recorder:
             dict(request.query),
             None,
             headers=dict(request.headers),
+            peer=peer_of(request),
         )
         if request.content_type.startswith("multipart/"):
             form = await request.post()
