@@ -36,6 +36,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from bot.changes import what_changed
 from bot.engine.actions import Action
@@ -138,6 +139,7 @@ class _Ask:
     version: int | None
     game_id: int | None
     interaction: str | None
+    meanwhile: Callable[[Outcome], None] | None = None
 
 
 @dataclass
@@ -295,6 +297,7 @@ class GameService(GuildService):
         version: int | None = None,
         game_id: int | None = None,
         interaction: str | int | None = None,
+        meanwhile: Callable[[Outcome], None] | None = None,
     ) -> Outcome:
         """Carry out `action` in the game in progress in `scope`; returns once it is saved.
 
@@ -306,11 +309,16 @@ class GameService(GuildService):
         DuplicateActionError if it was applied already. ConflictError if another process
         changed the game while this one saved, on each of :data:`TRIES` tries (then the action
         was not applied, and no other process has it to apply).
+
+        `meanwhile` is given the outcome while its save commits, to draw the answer meanwhile
+        (see :mod:`bot.store.writer`). It may be called once for each try, or not at all; the
+        outcome returned is the one given to its last call if its ``events`` are that very
+        list, and the game isn't changed between the two.
         """
         said = None if interaction is None else str(interaction)
         if said is not None:
             await self.claim(said)
-        ask = _Ask(scope, action, version, game_id, said)
+        ask = _Ask(scope, action, version, game_id, said, meanwhile)
         async with self._locks.hold(scope):
             try:
                 return await self._act_tries(ask)
@@ -392,9 +400,20 @@ class GameService(GuildService):
         except BaseException:
             self._forget(scope)
             raise
+        meanwhile = None
+        if ask.meanwhile is not None:
+            # Under the scope's lock until the save is answered: nothing changes the game.
+            meanwhile = partial(
+                ask.meanwhile, Outcome(loaded.record.id, scope, events, game, game.seq)
+            )
         try:
             record = await self.store.append_events(
-                loaded.record, events, first=first, now=self._clock(), interaction=ask.interaction
+                loaded.record,
+                events,
+                first=first,
+                now=self._clock(),
+                interaction=ask.interaction,
+                meanwhile=meanwhile,
             )
         except BaseException:
             # The game in memory is ahead of the database (or behind another process's

@@ -18,6 +18,7 @@ conflict, a duplicate interaction) is rolled back alone and the others still com
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -29,7 +30,7 @@ import aiosqlite
 
 from bot.errors import StoreError
 from bot.store.failures import explain, plainly
-from bot.store.writer import Results, Writer
+from bot.store.writer import Meanwhile, Results, Writer
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]
@@ -66,7 +67,9 @@ class Database:
         if self._closed:
             raise StoreError("the database is closed")
 
-    async def _transact(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def _transact(
+        self, work: Callable[[sqlite3.Connection], T], meanwhile: Meanwhile = None
+    ) -> T:
         """A write transaction, saved by the writer: `work` runs on the connection's thread in
         a SAVEPOINT of the writer's transaction, and its result comes back once that
         transaction has committed (with ``synchronous=FULL``, once it is on disk). Whatever
@@ -80,16 +83,19 @@ class Database:
         `work` is a plain function of the stdlib connection, written as if it had the
         transaction to itself (it must not BEGIN or COMMIT).
 
+        `meanwhile` runs on the loop while the transaction's COMMIT waits for the disk.
         Cancelled, it is dropped if it is still queued, and otherwise waits for its batch to
         end (see :mod:`bot.store.writer`).
         """
         self._check_open()
-        return cast(T, await self.writer.save(work))
+        return cast(T, await self.writer.save(work, meanwhile))
 
-    async def _commit(self, works: list[Work]) -> Results:
+    async def _commit(self, works: list[Work], meanwhile: Meanwhile) -> Results:
         """One batch, as one transaction on the connection's thread (see :func:`_in_batch`),
         holding the store's lock; each save's failure as :func:`~bot.store.failures.plainly`
-        says it.
+        says it. `meanwhile` is handed to the loop just before the COMMIT: the fsync releases
+        the GIL, so the loop works while the disk does. (Sooner, the loop's work would hold
+        the GIL that the thread needs between the batch's statements, and delay the COMMIT.)
 
         aiosqlite has no public way to run a function on its thread; ``Connection._execute``
         is the one every aiosqlite method queues its work through (``execute``, ``commit``,
@@ -99,9 +105,10 @@ class Database:
         stdlib connection, would replace aiosqlite in every other method too.
         """
         hop = cast(Callable[[Callable[[], Results]], Awaitable[Results]], self._db._execute)
+        signal = None if meanwhile is None else _signal(asyncio.get_running_loop(), meanwhile)
         async with self._lock:
             with plainly(self.path):
-                results = await hop(partial(_in_batch, self._native, works))
+                results = await hop(partial(_in_batch, self._native, works, signal))
         return [(ok, value if ok else _plain(value, self.path)) for ok, value in results]
 
     @asynccontextmanager
@@ -187,10 +194,22 @@ def _plain(error: BaseException, path: Path) -> BaseException:
     return said or error
 
 
-def _in_batch(db: sqlite3.Connection, works: list[Work]) -> Results:
+def _signal(loop: asyncio.AbstractEventLoop, meanwhile: Callable[[], None]) -> Callable[[], None]:
+    """A call, for the database thread, that has `loop` run `meanwhile` (if it still runs)."""
+
+    def signal() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(meanwhile)
+
+    return signal
+
+
+def _in_batch(
+    db: sqlite3.Connection, works: list[Work], before_commit: Callable[[], None] | None = None
+) -> Results:
     """Run `works` on `db`, on the thread that owns it (see :meth:`Database._commit`), as one
     write transaction with a SAVEPOINT each; returns each one's ``(True, result)`` or
-    ``(False, exception)``.
+    ``(False, exception)``. `before_commit` is called just before the COMMIT.
 
     BEGIN IMMEDIATE takes the write lock at once, so what a work reads first still holds at
     the COMMIT, which with ``synchronous=FULL`` returns once the log is on disk. A work that
@@ -212,6 +231,8 @@ def _in_batch(db: sqlite3.Connection, works: list[Work]) -> Results:
                 db.execute("ROLLBACK TO save")
                 results.append((False, error))
             db.execute("RELEASE save")
+        if before_commit is not None:
+            before_commit()
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:  # a failed COMMIT may have ended it already

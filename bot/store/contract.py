@@ -31,7 +31,7 @@ from bot.store.records import (
 )
 from bot.store.rows import Log, actions
 from bot.store.rows import dump_event as dump_event  # where callers have always found it
-from bot.store.writer import Writer
+from bot.store.writer import Meanwhile, Writer
 from bot.tables.snapshot import Snapshot
 
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -184,6 +184,7 @@ class Store(ABC):
         first: int,
         now: float,
         interaction: str | None = None,
+        meanwhile: Meanwhile = None,
     ) -> GameRecord:
         """Add one action's events to a game's log, at positions `first` onwards.
 
@@ -192,17 +193,23 @@ class Store(ABC):
         written. An `interaction` id already stored raises DuplicateActionError instead, so the
         same interaction delivered twice (two processes during a hand-over) is applied once. A
         ``game_ended`` event frees the scope for a new game. Returns the new record.
+        `meanwhile` is called on the loop while the save commits (:mod:`bot.store.writer`).
         """
         ended = now if any(e["type"] == "game_ended" for e in events) else game.ended
         version = game.version + actions(events)
         moved = replace(game, version=version, updated=now, ended=ended, active=ended is None)
         log = Log.of(events, first=first, action=game.version - 1)
-        await self._append(game, moved, log, interaction)
+        await self._append(game, moved, log, interaction, meanwhile)
         return moved
 
     @abstractmethod
     async def _append(
-        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+        self,
+        game: GameRecord,
+        moved: GameRecord,
+        log: Log,
+        interaction: str | None,
+        meanwhile: Meanwhile = None,
     ) -> None:
         """Store `moved` in place of `game` if its version still is ``game.version``, and
         `log`, as :meth:`append_events` says, atomically."""

@@ -56,7 +56,7 @@ from bot.store.pglinks import PgLinkStore
 from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
 from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_files, snapshot_from
-from bot.store.writer import Results, Writer
+from bot.store.writer import Meanwhile, Results, Writer
 from bot.tables.snapshot import Snapshot
 
 POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
@@ -228,16 +228,20 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         moved: GameRecord,
         log: Log,
         interaction: str | None,
+        meanwhile: Meanwhile = None,
     ) -> None:
         """Queue the append for the writer (see the module's notes) and wait for its answer
         (:mod:`bot.store.writer`)."""
         if self._closed:
             raise StoreError("the database is closed")
-        await self.writer.save(_Append(game, moved, log, interaction))
+        await self.writer.save(_Append(game, moved, log, interaction), meanwhile)
 
-    async def _commit(self, batch: list[_Append]) -> Results:
+    async def _commit(self, batch: list[_Append], meanwhile: Meanwhile) -> Results:
         """One batch, as one statement (or, should it break a key or deadlock, one per
-        append): each append's refusal, or its success."""
+        append): each append's refusal, or its success. `meanwhile` runs at this task's first
+        wait, which is for the server's answer once a connection is free."""
+        if meanwhile is not None:
+            asyncio.get_running_loop().call_soon(meanwhile)
         try:
             if len(batch) == 1:
                 answers: list[BaseException | None] = [await self._append_one(batch[0])]

@@ -48,6 +48,7 @@ from bot.store.rows import (
     snapshot_files,
     snapshot_from,
 )
+from bot.store.writer import Meanwhile
 from bot.tables.snapshot import Snapshot
 
 PRAGMAS = (
@@ -130,9 +131,15 @@ class SQLiteStore(GuildStore, BoardStore, LinkStore, Store):
         return await self._transact(partial(save_game, game, snapshot, log, interaction))
 
     async def _append(
-        self, game: GameRecord, moved: GameRecord, log: Log, interaction: str | None
+        self,
+        game: GameRecord,
+        moved: GameRecord,
+        log: Log,
+        interaction: str | None,
+        meanwhile: Meanwhile = None,
     ) -> None:
-        await self._transact(partial(save_action, game, moved, log.rows(game.id), interaction))
+        rows = log.rows(game.id)
+        await self._transact(partial(save_action, game, moved, rows, interaction), meanwhile)
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""

@@ -8,6 +8,13 @@ SAVEPOINT per save; PostgreSQL: one statement) and says how each save fared. The
 a save alone is committed at once, and saves that arrive while a batch is on its way go in the
 next one, so batches grow with the load and shrink with it.
 
+A save may bring a `meanwhile`: work to do on the event loop while its commit is on its way
+(drawing the answer the caller will send once it is durable). The backend starts it once the
+batch's statements have run and only the commit is left to wait for (SQLite: its fsync, on the
+database thread; PostgreSQL: the server's answer), so the loop does it instead of waiting
+idle; nothing it does is used unless the save succeeds. It runs at most once, and not at all
+for a save whose caller gave up.
+
 Each caller hears its own answer, and only once the batch holding it has committed. A failure
 of the whole commit is every save's answer. Cancelled while queued, a save is dropped; cancelled
 once sent, its caller waits for the batch to end before giving up, so whoever reads the game
@@ -19,18 +26,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Generic, TypeVar
+
+log = logging.getLogger(__name__)
 
 P = TypeVar("P")
 # How each save of a batch fared, in order: (True, what it returned) or (False, what it raised).
 Results = list[tuple[bool, Any]]
+# Work for the loop while a batch commits (see the module's notes); None if there is none.
+Meanwhile = Callable[[], None] | None
 
 
 @dataclass(eq=False)
 class _Pending(Generic[P]):
     what: P
+    meanwhile: Meanwhile
     done: asyncio.Future[Any] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -40,13 +54,15 @@ class _Pending(Generic[P]):
 class Writer(Generic[P]):
     """The queue of saves and the one task that drains it (see the module's notes).
 
-    `commit` stores a batch and returns its :data:`Results`, or raises for the whole batch.
+    `commit` stores a batch and returns its :data:`Results`, or raises for the whole batch; it
+    is also given the batch's :data:`Meanwhile`, to call (on the loop's thread) once only the
+    commit is left to wait for.
     `key`, if given, keeps saves with the same key (the same game) in different batches.
     """
 
     def __init__(
         self,
-        commit: Callable[[list[P]], Awaitable[Results]],
+        commit: Callable[[list[P], Meanwhile], Awaitable[Results]],
         *,
         name: str,
         key: Callable[[P], Hashable] | None = None,
@@ -61,10 +77,10 @@ class Writer(Generic[P]):
         # Off, one save per commit, as before group commit: only for the benchmarks' baseline.
         self.group = True
 
-    async def save(self, what: P) -> Any:
+    async def save(self, what: P, meanwhile: Meanwhile = None) -> Any:
         """Queue `what` and return its result once its batch has committed (or raise what it,
-        or the whole commit, raised)."""
-        pending = _Pending(what)
+        or the whole commit, raised). `meanwhile` is called while the batch commits."""
+        pending = _Pending(what, meanwhile)
         self._queue.append(pending)
         if self._task is None:
             self._task = asyncio.create_task(self._drain(), name=self._name)
@@ -116,8 +132,11 @@ class Writer(Generic[P]):
         return batch, later
 
     async def _send(self, batch: list[_Pending[P]]) -> None:
+        meanwhile = None
+        if any(pending.meanwhile is not None for pending in batch):
+            meanwhile = partial(_meanwhile, batch)
         try:
-            results = await self._commit([pending.what for pending in batch])
+            results = await self._commit([pending.what for pending in batch], meanwhile)
         except Exception as failed:  # the whole commit: every save's answer
             results = [(False, failed)] * len(batch)
         else:
@@ -134,3 +153,16 @@ class Writer(Generic[P]):
                 pending.done.set_result(value)
             else:
                 pending.done.set_exception(value)
+
+
+def _meanwhile(batch: list[_Pending[Any]]) -> None:
+    """The `meanwhile` of each save in `batch` whose caller still waits. A failure is logged
+    and goes no further: the caller does that work again after the commit (and meets it)."""
+    for pending in batch:
+        if pending.meanwhile is None or pending.done.done():
+            continue
+        try:
+            pending.meanwhile()
+        except Exception:
+            log.exception("work done while a save committed failed; it is done again after")
+        pending.meanwhile = None  # once

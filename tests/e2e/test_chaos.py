@@ -3,6 +3,7 @@ are in test_tokens_spite.py)."""
 
 from __future__ import annotations
 
+from bot.client import play
 from bot.engine import actions as a
 from bot.engine.state import Phase
 from tests.e2e.table import Table, embed, is_ephemeral, labels, refused, rolls, seed_where, text_of
@@ -32,6 +33,34 @@ async def test_roll_shows_the_dice_the_list_and_the_entry(fake_discord, tmp_path
         assert f"[{tens}, {units}] = {roll['result']}" in text_of(body)
         assert game.state.rolled
         assert labels(body)[-1] == "Next turn"
+
+
+@aio
+async def test_a_rolls_answer_is_drawn_once_while_its_save_commits(
+    fake_discord, tmp_path, monkeypatch
+):
+    """The answer is drawn while the disk commits the roll (before the writer has counted
+    the batch committed), not again after, and what is sent is that drawing. (An answer that
+    grows after its save, "turn next" with auto-roll, is drawn anew: test_settings checks
+    that it shows the automatic roll.)"""
+    drawn: list[tuple[str | None, int]] = []  # (the answer's title, batches committed by then)
+    draw = play._draw
+
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        writer = t.service.store.writer
+
+        def counted(outcome):
+            answer = draw(outcome)
+            drawn.append((answer[0][0].title, len(writer.batches or ())))
+            return answer
+
+        monkeypatch.setattr(play, "_draw", counted)
+        owner, _ = await t.game("classic")
+        drawn.clear()
+        writer.batches = []
+        body = await t.slash("chaos roll", user=owner)
+        assert drawn == [(embed(body)["title"], 0)]
+        assert writer.batches == [1]
 
 
 @aio

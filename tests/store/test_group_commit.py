@@ -8,7 +8,10 @@ so they land in one batch, and check what each caller is told and what the file 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,12 +33,17 @@ async def games(store: Store, count: int) -> list[tuple[GameRecord, Game]]:
 
 
 async def join(
-    store: Store, record: GameRecord, game: Game, who: str, interaction: str | None = None
+    store: Store,
+    record: GameRecord,
+    game: Game,
+    who: str,
+    interaction: str | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> GameRecord:
     first = len(game.events)
     events = game.act(Join(actor=who, player_name=who.title()))
     return await store.append_events(
-        record, events, first=first, now=NOW + 1, interaction=interaction
+        record, events, first=first, now=NOW + 1, interaction=interaction, meanwhile=meanwhile
     )
 
 
@@ -184,3 +192,92 @@ async def test_what_was_queued_before_closing_is_saved(tmp_path: Path) -> None:
     assert [(await s).version for s in saves] == [2] * 5
     async with Store.connect(tmp_path / "db") as again:
         assert [await again.version(r.id) for r, _ in made] == [2] * 5
+
+
+# -- work done while a batch commits -------------------------------------------------------------
+
+
+@aio
+async def test_work_given_to_a_save_runs_once_on_the_loop_before_the_save_is_answered(
+    database: Path | str,
+) -> None:
+    """The `meanwhile` of each save (drawing its answer, in the bot) runs while the batch
+    commits: on the loop's thread, once, and before anyone is told the save is durable."""
+    async with Store.connect(database) as store:
+        made = await games(store, 6)
+        answered: set[int] = set()
+        ran: list[tuple[int, bool, bool]] = []  # (which, answered by then, on the loop's thread)
+
+        def meanwhile(n: int) -> Callable[[], None]:
+            return lambda: ran.append((n, n in answered, threading.current_thread() is loop))
+
+        async def save(n: int) -> None:
+            record, game = made[n]
+            await join(store, record, game, "bob", meanwhile=meanwhile(n))
+            answered.add(n)
+
+        loop = threading.current_thread()
+        store.writer.batches = []
+        await asyncio.gather(*(save(n) for n in range(6)))
+        assert store.writer.batches == [6]
+        assert sorted(ran) == [(n, False, True) for n in range(6)]
+
+
+@aio
+async def test_work_done_meanwhile_starts_once_only_the_commit_is_left(tmp_path: Path) -> None:
+    """SQLite: the loop is handed the work once the batch's statements have all run, so it
+    doesn't hold the GIL the database thread needs between them; only the COMMIT's wait for
+    the disk is left, and the loop's work fills it."""
+    async with SQLiteStore.connect(tmp_path / "db") as store:
+        assert isinstance(store, SQLiteStore)
+        made = await games(store, 3)
+        statements: list[str] = []
+        await store._db.set_trace_callback(statements.append)
+        seen: list[list[str]] = []
+        await asyncio.gather(
+            *(
+                join(store, r, g, "bob", meanwhile=lambda: seen.append(list(statements)))
+                for r, g in made
+            )
+        )
+        assert len(seen) == 3
+        for statements_then in seen:  # every save's statements had run, RELEASE included
+            assert statements_then[:1] == ["BEGIN IMMEDIATE"]
+            assert statements_then.count("RELEASE save") == 3
+        assert statements[-1] == "COMMIT"
+
+
+@aio
+async def test_work_that_fails_meanwhile_costs_its_save_nothing(
+    database: Path | str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with Store.connect(database) as store:
+        made = await games(store, 2)
+
+        def broken() -> None:
+            raise ValueError("drawn badly")
+
+        with caplog.at_level(logging.ERROR, logger="bot.store.writer"):
+            saved = await asyncio.gather(
+                join(store, *made[0], "bob", meanwhile=broken),
+                join(store, *made[1], "bob"),
+            )
+        assert [r.version for r in saved] == [2, 2]
+        assert "drawn badly" in caplog.text
+
+
+@aio
+async def test_a_save_dropped_from_the_queue_does_no_work_meanwhile(database: Path | str) -> None:
+    async with Store.connect(database) as store:
+        made = await games(store, 2)
+        ran: list[str] = []
+        first = asyncio.create_task(join(store, *made[0], "bob", meanwhile=lambda: ran.append("a")))
+        second = asyncio.create_task(
+            join(store, *made[1], "bob", meanwhile=lambda: ran.append("b"))
+        )
+        await asyncio.sleep(0)  # both queued; the writer hasn't taken them yet
+        second.cancel()
+        assert (await first).version == 2
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        assert ran == ["a"]

@@ -30,7 +30,7 @@ from bot.errors import (
     GameExistsError,
     StaleActionError,
 )
-from bot.service import TRIES, GameService
+from bot.service import TRIES, GameService, Outcome
 from bot.store import GameRecord, Store
 from bot.tables import find_ruleset
 from bot.tables.snapshot import take_snapshot
@@ -84,6 +84,25 @@ async def test_a_game_moved_by_another_process_is_reloaded_and_the_action_applie
         events = await stored_log(one)
         assert events == moved.game.events
         assert replayed_events(Game(moved.game.ruleset, events)) == events
+
+
+@aio
+async def test_the_outcome_given_meanwhile_last_is_the_one_saved(database: Path | str) -> None:
+    """The bot draws its answer while the save commits (`meanwhile`); a try that conflicts is
+    drawn too, but the last outcome given is the one that was saved, and the very one
+    returned, so the answer sent is the one drawn for it (bot.client.play checks that)."""
+    async with open_service(database) as one, open_service(database) as two:
+        await begun(one)
+        await two.current(SCOPE)  # two caches the game at this version
+        await one.act(SCOPE, GAIN)
+        given: list[Outcome] = []
+        moved = await two.act(SCOPE, GAIN, meanwhile=given.append)  # a conflict, then saved
+        assert len(given) == 2
+        assert given[0].events is not moved.events  # the try on the stale copy
+        last = given[-1]
+        assert last.events is moved.events
+        assert last.game is moved.game
+        assert (last.game_id, last.version) == (moved.game_id, moved.version)
 
 
 @aio
