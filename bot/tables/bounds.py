@@ -58,15 +58,22 @@ def worst_cases(ruleset: Ruleset) -> dict[TableId, Worst]:
     reach = _reachable(costs)
     budget = ruleset.budget.rolls
     rerolls = ruleset.nesting is Nesting.IGNORE_NESTED
+    # Each list's own dearest entry and whether it has a multi-roll, once: a list reaches most
+    # of the others, and going through their entries again for each was most of this check.
+    own_multi = {t: any(sum(n for _, n in c.children) > 1 for c in cs) for t, cs in costs.items()}
+    own_dice = {t: max((c.dice for c in cs), default=0) for t, cs in costs.items()}
+    own_bytes = {t: max((c.bytes for c in cs), default=0) for t, cs in costs.items()}
     worst = {}
     for table in ruleset.tables:
         rolls, dice, size = top[table]
-        multi = any(sum(n for _, n in c.children) > 1 for t in reach[table] for c in costs[t])
-        if rerolls and multi:  # an ignored multi-roll is rolled again: only the budget caps it
-            rolls = dice = size = CAP
+        reached = reach[table]
+        if rerolls and any(own_multi[t] for t in reached):
+            rolls = dice = size = (
+                CAP  # an ignored multi-roll is rolled again: only the budget caps it
+            )
         rolls = min(rolls, budget)
-        dearest_dice = max(c.dice for t in reach[table] for c in costs[t])
-        dearest_bytes = max(c.bytes for t in reach[table] for c in costs[t])
+        dearest_dice = max(own_dice[t] for t in reached)
+        dearest_bytes = max(own_bytes[t] for t in reached)
         worst[table] = Worst(
             table, rolls, min(dice, rolls * dearest_dice), min(size, rolls * dearest_bytes)
         )
@@ -181,16 +188,18 @@ def _totals(cost: Cost, below: Mapping[TableId, Totals]) -> Totals:
 
 def _reachable(costs: Mapping[TableId, list[Cost]]) -> dict[TableId, set[TableId]]:
     """The lists a resolution starting on each list can roll on, itself included."""
+    rolls_on = {
+        table: {child for cost in entries for child, _ in cost.children if child in costs}
+        for table, entries in costs.items()
+    }
     found = {}
     for start in costs:
         seen = {start}
         todo = [start]
         while todo:
-            for cost in costs.get(todo.pop(), ()):
-                for table, _ in cost.children:
-                    if table not in seen and table in costs:
-                        seen.add(table)
-                        todo.append(table)
+            for table in rolls_on[todo.pop()] - seen:
+                seen.add(table)
+                todo.append(table)
         found[start] = seen
     return found
 
