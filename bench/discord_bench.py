@@ -400,6 +400,12 @@ async def one_run(args: argparse.Namespace, folder: Path) -> Run:
         f" p50 {floor * 1e3:.2f} ms; roll − ping = {extra * 1e3:.2f} ms ="
         f" {extra / floor:.1f}× the floor, {(extra - floor) * 1e3:.2f} ms above it"
     )
+    allowed = (GOAL_RATIO - 1) * statistics.median(ping)
+    lines.append(
+        f"  the goal leaves a roll {allowed * 1e3:.2f} ms above /ping for its engine, its save and"
+        f" its larger answer; the floor alone takes {floor / allowed:.0%} of that"
+        f" (bench/phases.py times the rest)"
+    )
     late = sum(t > GOAL_BURST_S for t in answers)
     deferred = sum(a - f > 0.001 for f, a in zip(firsts, answers, strict=True))
     lines.append(
