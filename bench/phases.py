@@ -3,9 +3,10 @@
 ``bench/discord_bench.py`` says how a roll compares with ``/ping``; this says what the
 difference is made of. The same in-process bot and fake Discord play turns one at a time
 (``discord_bench``'s latency phase), and the bot's own steps are wrapped with a clock: the
-engine, the save (its wait for the commit), drawing the answer, the answer's
-HTTP round trip, and the steps before them. The fake's own CPU for each interaction's answer
-is measured too, since it shares the event loop and is billed to the figures. Medians, in ms.
+engine, the save (its wait for the commit), drawing the answer (done during that wait), the
+answer's HTTP round trip, and the steps before them. The fake's own CPU for each
+interaction's answer is measured too, since it shares the event loop and is billed to the
+figures. Medians, in ms.
 
 Run from the repository root::
 
@@ -78,9 +79,9 @@ def instrument() -> None:
     timed_async(play.Play, "caller", "  who is asking (settings)", wall)
     timed_async(GameService, "current", "  the game as it stands (service.current)", wall)
     timed(Game, "act", "  the engine (Game.act)")
-    timed(play, "result_embeds", "  drawing the answer: its embeds")
-    timed(play, "steps_view", "  drawing the answer: its buttons")
-    timed_async(Store, "append_events", "  the save, to its commit", wall)
+    timed(play, "result_embeds", "    drawing the answer: its embeds")
+    timed(play, "steps_view", "    drawing the answer: its buttons")
+    timed_async(Store, "append_events", "  the save, to its commit (the drawing inside)", wall)
     timed_async(play, "reply", "  the answer's HTTP round trip", wall)
     timed_async(rest.Rest, "_callback", "the fake's CPU for an answer", time.process_time)
 
