@@ -8,8 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import ChaosBot
-from bot.client.embeds import card_url, with_pictures
+from bot.client.embeds import with_pictures
 from bot.client.interactions import reply
+from bot.render.cards import card_page_url
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -24,7 +25,9 @@ class CardCog(commands.Cog):
     @app_commands.describe(name="The card's exact name")
     async def card(self, interaction: Interaction, name: app_commands.Range[str, 1, 100]) -> None:
         name = " ".join(name.split())
-        embed = discord.Embed(title=name, url=card_url(name), description="Open it on Scryfall.")
+        embed = discord.Embed(
+            title=name, url=card_page_url(name), description="Open it on Scryfall."
+        )
         await reply(interaction, embeds=with_pictures([embed], [name]))
 
 

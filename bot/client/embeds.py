@@ -63,16 +63,11 @@ _INDENT = re.compile(r"^[ │├└─]+")
 _EN_SPACE = "\u2002"
 
 
-def card_url(name: str) -> str:
-    """The Scryfall page of the card with exactly this name (built here, never fetched)."""
-    return card_page_url(name)
-
-
 def card_markdown(name: str) -> str:
     """The card's name as a markdown link to its Scryfall page."""
     # A bracket would end the link text early; card names don't need them.
     text = plain(name.replace("[", "(").replace("]", ")"))
-    return f"[{text}]({card_url(name)})"
+    return f"[{text}]({card_page_url(name)})"
 
 
 def list_colour(table_id: str | None, ruleset: Ruleset) -> discord.Colour:
@@ -122,7 +117,7 @@ def result_embeds(
     head = _Head(
         title=title or _default_title(events, top, names),
         colour=list_colour(top["table"] if top else None, ruleset),
-        url=card_url(cards[0]) if len(cards) == 1 else None,
+        url=card_page_url(cards[0]) if len(cards) == 1 else None,
     )
     if cards:
         links = [card_markdown(name) for name in cards]

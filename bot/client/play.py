@@ -240,7 +240,7 @@ class Play:
         boards = self.bot.boards
         boards.expect()
         try:
-            embeds, view = (drawn or _Drawn()).answer(outcome)
+            embeds, view = _draw(outcome) if drawn is None else drawn.answer(outcome)
             await reply(interaction, embeds=embeds, view=view)
         finally:
             if interaction.channel_id is None:

@@ -18,7 +18,7 @@ again, so only that second cap holds there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from bot.engine.dice import Die, Sum, inline_exprs
@@ -61,16 +61,15 @@ def worst_cases(ruleset: Ruleset) -> dict[TableId, Worst]:
     # Each list's own dearest entry and whether it has a multi-roll, once: a list reaches most
     # of the others, and going through their entries again for each was most of this check.
     own_multi = {t: any(sum(n for _, n in c.children) > 1 for c in cs) for t, cs in costs.items()}
-    own_dice = {t: max((c.dice for c in cs), default=0) for t, cs in costs.items()}
-    own_bytes = {t: max((c.bytes for c in cs), default=0) for t, cs in costs.items()}
+    own_dice = _dearest(costs, lambda c: c.dice)
+    own_bytes = _dearest(costs, lambda c: c.bytes)
     worst = {}
     for table in ruleset.tables:
         rolls, dice, size = top[table]
         reached = reach[table]
+        # An ignored multi-roll is rolled again: only the budget caps it.
         if rerolls and any(own_multi[t] for t in reached):
-            rolls = dice = size = (
-                CAP  # an ignored multi-roll is rolled again: only the budget caps it
-            )
+            rolls = dice = size = CAP
         rolls = min(rolls, budget)
         dearest_dice = max(own_dice[t] for t in reached)
         dearest_bytes = max(own_bytes[t] for t in reached)
@@ -88,8 +87,7 @@ def check_bounds(ruleset: Ruleset, sources: Mapping[TableId, LoadedFile]) -> lis
     ]
     if not over:
         return []
-    costs = _costs(ruleset)
-    dearest = {t: max(c.dice for c in entries) for t, entries in costs.items()}
+    dearest = _dearest(_costs(ruleset), lambda c: c.dice)
     # The worst; among equals, the list whose own entries cost the most (where it explodes)
     bad = min(over, key=lambda w: (-w.dice, -w.bytes, -dearest[w.table], w.table))
     if bad.dice > MAX_RESOLUTION_DICE:
@@ -116,6 +114,11 @@ def _costs(ruleset: Ruleset) -> dict[TableId, list[Cost]]:
         table.id: [_cost(table, entry) for entry in table.entries]
         for table in ruleset.tables.values()
     }
+
+
+def _dearest(costs: Mapping[TableId, list[Cost]], of: Callable[[Cost], int]) -> dict[TableId, int]:
+    """Each list's dearest entry by itself, in dice or in bytes (`of` reads which)."""
+    return {t: max((of(c) for c in entries), default=0) for t, entries in costs.items()}
 
 
 def _cost(table: RollTable, entry: Entry) -> Cost:

@@ -16,7 +16,6 @@ from bot.client.embeds import (
     DECK_COLOUR,
     GLOBAL_COLOUR,
     NEUTRAL_COLOUR,
-    card_url,
     list_colour,
     result_embeds,
     text_embeds,
@@ -44,6 +43,7 @@ from bot.engine import (
 )
 from bot.engine.fairness import commitment
 from bot.render import Names, render_lines
+from bot.render.cards import card_page_url
 from bot.tables import find_ruleset
 from tests.engine.tiny import entry, faces, fixed, new_game, ruleset, times
 
@@ -142,7 +142,7 @@ def test_a_real_card_links_to_scryfall() -> None:
     bolt = entry("bolt", "Bolt out of the blue", kind=Kind.CARD, card="Lightning Bolt")
     game = new_game(ruleset(fixed("chaos", bolt)))
     embed = as_dict(result_embeds(chaos(game), game)[0])
-    url = card_url("Lightning Bolt")
+    url = card_page_url("Lightning Bolt")
     assert url.startswith("https://scryfall.com/")
     assert url == card_link("Lightning Bolt").split(": ", 1)[1]
     assert embed["url"] == url
@@ -167,8 +167,8 @@ def test_a_result_with_several_cards_lists_each_once_and_has_no_single_link() ->
     [field] = embed["fields"]
     assert field["name"] == "Cards"
     assert sorted(field["value"].splitlines()) == [
-        f"[Giant Growth]({card_url('Giant Growth')})",
-        f"[Lightning Bolt]({card_url('Lightning Bolt')})",
+        f"[Giant Growth]({card_page_url('Giant Growth')})",
+        f"[Lightning Bolt]({card_page_url('Lightning Bolt')})",
     ]
 
 
@@ -377,7 +377,7 @@ def test_the_board_shows_the_middle_with_card_links(name: str, zone: str) -> Non
     assert fields[zone] == "Empty."
     game.act(MiddleAdd(actor="ann", card="Lightning Bolt"))
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert f"[Lightning Bolt]({card_url('Lightning Bolt')}) (from Ann" in fields[zone]
+    assert f"[Lightning Bolt]({card_page_url('Lightning Bolt')}) (from Ann" in fields[zone]
 
 
 def test_a_classic_board_has_no_middle_and_names_its_chaos_list() -> None:
