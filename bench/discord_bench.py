@@ -12,6 +12,9 @@ event loop, so every figure includes both sides' CPU time.
   are also written by a bare aiosqlite connection and by the stdlib ``sqlite3`` on the loop's
   own thread (both with the store's pragmas: WAL, ``synchronous=FULL``). The latter is the
   honest floor, the disk's insert and fsync and nothing else: "roll − ping" is set against it.
+  Each timed request starts with the bot idle: the command before it finished, boards drawn.
+  ``--dir /dev/shm`` puts the databases in memory, where an fsync costs next to nothing: what
+  is left of "roll − ping" there is the bot's own work, not the disk's.
 * **Burst:** 1,000 ``/chaos roll`` at once across 100 channels (100 games), the bot in a
   process of its own as a host runs it: every result must be in within 1 s of being sent (and
   every first answer within Discord's 3 s). A turn has one chaos roll, so these are a
@@ -29,7 +32,7 @@ The whole measurement runs three times (``--runs``); the issue's bar is three ru
 Run from the repository root::
 
     python bench/discord_bench.py [--runs 3] [--rounds 300] [--burst 1000] [--channels 100]
-                                  [--strict] [--profile FILE]
+                                  [--dir FOLDER] [--strict] [--profile FILE]
 
 It prints the figures, the ratios and PASS or FAIL; it exits 0 either way unless ``--strict``.
 """
@@ -75,6 +78,7 @@ GOAL_RATE = 2000  # durable actions a second, one process, synchronous=FULL
 GOAL_START_S = 1.0
 DEADLINE_S = 3.0  # Discord's, for a first answer
 SEED = 20_261_122
+COMMAND_TASK = "CommandTree-invoker"  # the name discord.py gives the task running a command
 EXTRA = {"extra": True}  # a referee's extra roll: resolved and saved like the turn's
 
 JSON = dict[str, Any]
@@ -118,6 +122,27 @@ async def quiet(fake: FakeDiscord, seconds: float = 1.0) -> None:
     while seen != len(fake.calls):
         seen = len(fake.calls)
         await asyncio.sleep(seconds)
+
+
+async def idle(bot: ChaosBot) -> None:
+    """Until the bot has finished every command it received, and redrawn its boards.
+
+    A command's answer reaches Discord before the command is over: discord.py still reads
+    Discord's reply to it, and the bot then has the board redrawn. Started at once, the next
+    timed request would pay for that tail of the one before (a /ping's tail was billed to the
+    roll after it). So each timed request starts with the bot idle, as it would be for a lone
+    command.
+    """
+    while True:
+        running = [
+            task
+            for task in asyncio.all_tasks()
+            if task.get_name() == COMMAND_TASK and not task.done()
+        ]
+        if not running:
+            break
+        await asyncio.wait(running)
+    await bot.boards.settle()
 
 
 async def open_games(fake: FakeDiscord, bot: ChaosBot | None, channels: list[str]) -> None:
@@ -167,15 +192,14 @@ async def latency(
         scope = f"{fake.guild_id}:{channel}"
         active = (await bot.service.current(scope)).game.state.active
         user = users[active or fake.owner["id"]]
-        # Each timed request starts with the boards settled, so it pays for its own work and
-        # not for a board still being redrawn after the request before. (A roll's own board is
-        # redrawn after its answer is sent: the player doesn't wait for it, and neither does
-        # this figure.)
-        await bot.boards.settle()
+        # Each timed request starts with the bot idle (see `idle`), so it pays for its own work
+        # and not for the tail of the request before. (A roll's own board is redrawn after its
+        # answer is sent: the player doesn't wait for it, and neither does this figure.)
+        await idle(bot)
         took, _ = await timed(lambda: fake.slash("ping", user=user, channel=channel))
         if record:
             times["ping"].append(took)
-        await bot.boards.settle()
+        await idle(bot)
         before = len((await bot.service.current(scope)).game.events)
         took, body = await timed(lambda: fake.slash("chaos roll", user=user, channel=channel))
         if record:
@@ -184,7 +208,7 @@ async def latency(
             # The floor: a bare aiosqlite insert + commit of the roll's events, same pragmas.
             events = (await bot.service.current(scope)).game.events[before:]
             lines = [dump_event(event) for event in events]
-            await bot.boards.settle()  # alone on the loop, as the timed requests are
+            await idle(bot)  # alone on the loop, as the timed requests are
             started = time.perf_counter()
             await floor.write(lines)
             times["floor"].append(time.perf_counter() - started)
