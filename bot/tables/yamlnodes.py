@@ -26,6 +26,7 @@ import functools
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,8 +136,18 @@ def parse_document(source: str | bytes, file: str) -> Document:
             raise _too_big(file, size)
     builder = _Builder(file)
     try:
-        for event in yaml.parse(text, Loader=LOADER):
-            builder.feed(event)
+        loader = LOADER(text)
+        try:  # yaml.parse's loop, without a generator's step between events
+            feed, scalar, more = builder.feed, builder.scalar, loader.check_event
+            event: Callable[[], yaml.Event] = loader.get_event
+            while more():
+                got = event()
+                if type(got) is yaml.ScalarEvent:  # most events: straight to their handler
+                    scalar(got)
+                else:
+                    feed(got)
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as error:
         raise _syntax(file, error, text) from None
     except yaml.reader.ReaderError as error:
@@ -250,22 +261,42 @@ class _Builder:
             top.key = None
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
-        line = _line(event)
-        path = self.place(line)
-        if path is None:  # a mapping key: keep the text as typed
+        # The commonest event by far, so `place` and `attach` are written out here.
+        mark = event.start_mark
+        line = mark.line + 1 if mark is not None else 1
+        if not self.stack:  # the whole document is this one value
+            self.lines[()] = line
+            self.root = self._value(event, line, ())
+            return
+        top = self.stack[-1]
+        into = top.value
+        if type(into) is list:
+            path = (*top.path, len(into))
+            self.lines[path] = line
+            into.append(self._value(event, line, path))
+        elif top.key is None:  # a mapping key: keep the text as typed
             self.key(event.value, line)
             if event.anchor is not None:
                 self.anchors[event.anchor] = (event.value, 1, None)
             return
+        else:
+            assert isinstance(into, dict)
+            into[top.key] = self._value(event, line, (*top.path, top.key))
+            top.key = None
+        top.size += 1
+
+    def _value(self, event: yaml.ScalarEvent, line: int, path: KeyPath) -> object:
+        """A scalar's value; its anchor, and the text typed if YAML read it as other than text,
+        are noted on the way."""
         value = _scalar_value(event)
-        if isinstance(value, TypeError):
-            raise self.fail(line, path, str(value))
-        raw = None if isinstance(value, str) else event.value
-        if raw is not None:
-            self.raw[path] = raw
+        raw = None
+        if type(value) is not str:
+            if isinstance(value, TypeError):
+                raise self.fail(line, path, str(value))
+            raw = self.raw[path] = event.value
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, 1, raw)
-        self.attach(value, 1)
+        return value
 
     def key(self, text: str, line: int) -> None:
         top = self.stack[-1]
