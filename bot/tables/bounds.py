@@ -154,12 +154,12 @@ def _levels(ruleset: Ruleset, costs: Mapping[TableId, list[Cost]]) -> list[dict[
     list; rolls deeper than the budget's depth aren't made, so they count nothing."""
     depth = ruleset.budget.depth
     # An entry that rolls on no list costs the same at every depth: each list's worst such
-    # entry is found once, and each depth goes through only the entries that roll on (few).
+    # entry is found once, and each depth goes through only the entries that roll on, those
+    # asking for the same rolls taken as one (see _merged).
     nothing: dict[TableId, Totals] = {}
-    leaves = {
-        t: _best([c for c in entries if not c.children], nothing) for t, entries in costs.items()
-    }
-    rolling = {t: [c for c in entries if c.children] for t, entries in costs.items()}
+    merged = {t: _merged(entries) for t, entries in costs.items()}
+    leaves = {t: _best([c for c in m if not c.children], nothing) for t, m in merged.items()}
+    rolling = {t: [c for c in m if c.children] for t, m in merged.items()}
     below: dict[TableId, Totals] = dict.fromkeys(costs, (0, 0, 0))
     levels: list[dict[TableId, Totals]] = []
     for _ in range(depth + 1):
@@ -168,6 +168,19 @@ def _levels(ruleset: Ruleset, costs: Mapping[TableId, list[Cost]]) -> list[dict[
         below = here
     levels.reverse()
     return levels
+
+
+def _merged(entries: list[Cost]) -> list[Cost]:
+    """One cost for each set of rolls a list's entries ask for, with the dearest dice and bytes
+    of the entries that ask for it. Entries that roll on the same lists differ only in what
+    they throw and write themselves, and a roll's totals grow with each, so at every depth
+    the worst of them is the one built from their dearest: the same worst case, from fewer
+    entries (a list has many "roll twice" or "roll on X" entries alike)."""
+    dearest: dict[tuple[tuple[TableId, int], ...], tuple[int, int]] = {}
+    for cost in entries:
+        dice, size = dearest.get(cost.children, (0, 0))
+        dearest[cost.children] = (max(dice, cost.dice), max(size, cost.bytes))
+    return [Cost(dice, size, children) for children, (dice, size) in dearest.items()]
 
 
 def _best(

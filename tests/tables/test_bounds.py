@@ -3,14 +3,18 @@ bomb rulesets under tests/data/bombs refused by ``tables check`` with the chain 
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
 from bot.engine.limits import MAX_RESOLUTION_BYTES, MAX_RESOLUTION_DICE
+from bot.engine.model import Ruleset
 from bot.tables import TableProblems, load_bundled, load_ruleset
-from bot.tables.bounds import worst_cases
+from bot.tables.bounds import CAP, Cost, Totals, _levels, worst_cases
 from tests.tables.test_cli import assert_no_traceback, tables
 
 BOMBS = Path(__file__).parents[1] / "data" / "bombs"
@@ -87,3 +91,45 @@ def test_the_bound_counts_what_the_budget_allows_and_no_more(tmp_path: Path) -> 
     )
     worst = worst_cases(load_ruleset(folder).ruleset)["l1"]
     assert (worst.rolls, worst.dice) == (9, 9 * 201)
+
+
+def _plain_worst(costs: dict[str, list[Cost]], table: str, depth: int, left: int) -> Totals:
+    """The worst totals of a roll on `table` at `depth`, by plain recursion over every entry:
+    what the dynamic programme must agree with, however it shortens the work."""
+    if depth > left or table not in costs:
+        return (0, 0, 0)
+    worst = (0, 0, 0)
+    for cost in costs[table]:
+        rolls, dice, size = 1, cost.dice, cost.bytes
+        for child, n in cost.children:
+            r, d, b = _plain_worst(costs, child, depth + 1, left)
+            rolls, dice, size = rolls + n * r, dice + n * d, size + n * b
+        totals = (min(rolls, CAP), min(dice, CAP), min(size, CAP))
+        worst = (max(worst[0], totals[0]), max(worst[1], totals[1]), max(worst[2], totals[2]))
+    return worst
+
+
+def test_the_worst_case_is_every_entry_s_worst_by_plain_recursion() -> None:
+    # Entries alike in the rolls they ask for are taken together (with their dearest dice and
+    # bytes); random lists, with cycles, missing lists and caps, must come out the same.
+    rng = random.Random(20261124)
+    for _ in range(400):
+        names = [f"t{n}" for n in range(rng.randint(1, 4))]
+        costs = {
+            name: [
+                Cost(
+                    rng.choice([0, 1, 5, 10**14, 10**16]),
+                    rng.randint(0, 1000),
+                    tuple(
+                        (rng.choice([*names, "missing"]), rng.randint(0, 3))
+                        for _ in range(rng.randint(0, 2))
+                    ),
+                )
+                for _ in range(rng.randint(0, 6))
+            ]
+            for name in names
+        }
+        depth = rng.randint(0, 4)
+        budget = SimpleNamespace(budget=SimpleNamespace(depth=depth))
+        top = _levels(cast(Ruleset, budget), costs)[0]
+        assert top == {name: _plain_worst(costs, name, 0, depth) for name in names}, costs
