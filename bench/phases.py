@@ -100,11 +100,11 @@ async def main(rounds: int) -> None:
                 TIMES.clear()
                 times = await bench.latency(fake, bot, channels, rounds, folder)
     ping, roll = statistics.median(times["ping"]), statistics.median(times["chaos roll"])
-    floor = statistics.median(times["disk"])
+    floor, hop = statistics.median(times["disk"]), statistics.median(times["hop"])
     print(
         f"/ping p50 {ping * 1e3:.2f} ms, /chaos roll p50 {roll * 1e3:.2f} ms, the floor (stdlib"
-        f" insert + commit) {floor * 1e3:.2f} ms. Each phase, every action of the turns played"
-        f" (rolls, choices, turn next):"
+        f" insert + commit) {floor * 1e3:.2f} ms, {hop * 1e3:.2f} ms in one hop to a thread."
+        f" Each phase, every action of the turns played (rolls, choices, turn next):"
     )
     for phase, values in TIMES.items():
         print(f"  {phase:<46} p50 {statistics.median(values) * 1e3:6.3f} ms  ({len(values)})")
