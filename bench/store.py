@@ -61,12 +61,29 @@ FLOOR_SCHEMA = (
 FLOOR_INSERT = "INSERT INTO events (game_id, pos, action, data) VALUES (?, ?, ?, ?)"
 
 
-class Floor:
+class _Positions:
+    """Numbers a floor's rows, one game's log growing from position 0."""
+
+    pos = 0
+
+    def rows(self, lines: list[str]) -> list[tuple[int, int, int, str]]:
+        """`lines` as the next rows of the log."""
+        rows = [(1, self.pos + i, 0, line) for i, line in enumerate(lines)]
+        self.pos += len(rows)
+        return rows
+
+
+def insert_and_commit(db: sqlite3.Connection, rows: list[tuple[int, int, int, str]]) -> None:
+    """The floor's whole write, on a stdlib connection in legacy mode (the insert begins it)."""
+    db.executemany(FLOOR_INSERT, rows)
+    db.commit()
+
+
+class Floor(_Positions):
     """A bare aiosqlite connection that inserts rows and commits: nothing else."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
-        self.pos = 0
 
     @classmethod
     async def open(cls, path: Path) -> Floor:
@@ -78,27 +95,17 @@ class Floor:
         return cls(db)
 
     async def write(self, lines: list[str]) -> None:
-        rows = [(1, self.pos + i, 0, line) for i, line in enumerate(lines)]
-        self.pos += len(rows)
-        await self.db.executemany(FLOOR_INSERT, rows)
+        await self.db.executemany(FLOOR_INSERT, self.rows(lines))
         await self.db.commit()
 
     async def write_in_one_hop(self, lines: list[str]) -> None:
         """The same insert and commit, as one call to the connection's thread: what a durable
         write costs when the event loop must not wait for the disk itself (as the bot's may
         not). aiosqlite's ``_execute`` is the way the store's own saves reach that thread."""
-        rows = [(1, self.pos + i, 0, line) for i, line in enumerate(lines)]
-        self.pos += len(rows)
-        native = self.db._conn
-
-        def write() -> None:
-            native.executemany(FLOOR_INSERT, rows)
-            native.commit()
-
-        await self.db._execute(write)
+        await self.db._execute(insert_and_commit, self.db._conn, self.rows(lines))
 
 
-class DiskFloor:
+class DiskFloor(_Positions):
     """The honest floor: the stdlib ``sqlite3`` inserting rows and committing, on the calling
     thread, with the store's pragmas. It pays for SQLite and the fsync and nothing else (no
     thread hop, no event loop), so what an action costs above it is ours to trim."""
@@ -109,13 +116,9 @@ class DiskFloor:
             self.db.execute(pragma)
         self.db.execute(FLOOR_SCHEMA)
         self.db.commit()
-        self.pos = 0
 
     def write(self, lines: list[str]) -> None:
-        rows = [(1, self.pos + i, 0, line) for i, line in enumerate(lines)]
-        self.pos += len(rows)
-        self.db.executemany(FLOOR_INSERT, rows)
-        self.db.commit()
+        insert_and_commit(self.db, self.rows(lines))
 
 
 def next_play(game: Game) -> Action:
