@@ -26,6 +26,7 @@ from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
 from bot.verify.running import Verifier
+from bot.writing import write_regular
 
 if TYPE_CHECKING:
     from bot.console.session import Console
@@ -146,7 +147,7 @@ def _write(file: str, text: str) -> Path:
     """Write `text` into the file the player named; CommandError if it can't be written."""
     path = Path(check_text(file, "a file's name")).expanduser()
     try:
-        path.write_text(text, encoding="utf-8")
+        write_regular(path, text)
     except OSError as error:
         raise CommandError(f"can't write {file}: {error.strerror or error}") from None
     return path

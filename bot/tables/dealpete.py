@@ -24,6 +24,7 @@ from bot.tables import dealpete_entries as de
 from bot.tables import dealpete_named as dn
 from bot.tables.registry import bundled_dir
 from bot.tables.schema import MAX_NAME, MAX_TEXT, describe
+from bot.writing import write_regular
 
 MAX_INPUT_BYTES = 2_000_000
 MAX_LISTS = 500
@@ -105,7 +106,7 @@ def write_conversion(
         paths = []
         for name, content in conversion.files.items():
             path = out_dir / name
-            path.write_text(content, encoding="utf-8")
+            write_regular(path, content)
             paths.append(path)
     except OSError as error:
         raise TableError(f"can't write to {out_dir}: {error.strerror or error}") from None

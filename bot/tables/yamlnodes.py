@@ -35,6 +35,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
 
 from bot.tables.problems import Key, KeyPath, TableFileError, format_path
+from bot.writing import kind_of
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
@@ -100,23 +101,11 @@ def read_regular(path: Path, shown: str, limit: int) -> bytes:
             mode = os.fstat(fd).st_mode
             if not stat.S_ISREG(mode):
                 raise TableFileError(
-                    shown, 1, "", f"can't read this file: it is {_what_is(mode)}, not a file"
+                    shown, 1, "", f"can't read this file: it is {kind_of(mode)}, not a file"
                 )
             return file.read(limit + 1)
         except OSError as error:
             raise TableFileError(shown, 1, "", f"can't read this file: {error.strerror}") from None
-
-
-def _what_is(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "something other than a file"
 
 
 def parse_document(source: str | bytes, file: str) -> Document:
