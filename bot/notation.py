@@ -20,8 +20,10 @@ Two things d20 doesn't do are done here:
 * **Our limits as well as its own.** At most :data:`MAX_ROLL_DICE` dice a roll (what one
   table entry may throw, rerolls and exploding dice included: d20's ``RollContext`` counts
   them and stops a runaway ``1d6e>0``), 2 to :data:`MAX_SIDES` sides a die (as table dice)
-  and :data:`MAX_CHARS` characters. Whatever is wrong is a :class:`NotationError` with a
-  sentence to show.
+  and :data:`MAX_CHARS` characters. The operations on the dice may look at a die at most
+  :data:`MAX_LOOKS` times: d20 looks over every die for each selector, and again after
+  each explosion or reroll, which ``1d6e>0e>0e>0...`` made half a second of work. Whatever
+  is wrong is a :class:`NotationError` with a sentence to show.
 
 Evaluation only: how a roll is written out (struck-through dropped dice and all) is
 :mod:`bot.render.dice`'s business.
@@ -30,7 +32,6 @@ Evaluation only: how a roll is written out (struck-through dropped dice and all)
 from __future__ import annotations
 
 import random
-import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,9 @@ from bot.engine.limits import MAX_ENTRY_DICE
 
 MAX_ROLL_DICE = MAX_ENTRY_DICE
 MAX_CHARS = 100
+# A few hundred for the most any real roll asks (`200d6kh100`, `10d6e6rr1`); the limit is
+# about 40 ms of work, and a lone `1d6e>0` reaches the 200 dice first.
+MAX_LOOKS = 50_000
 
 EXAMPLE = "like 2d6+1, 4d6kh3, 1d20 adv, 1d6! or (1d4+1)*3"
 
@@ -101,10 +105,18 @@ def replay(text: str, faces: Sequence[int]) -> DiceRoll:
 
 # -- reading -------------------------------------------------------------------------------------
 
-# `!` right after dice and their operations: explode on the highest face. `!!` (compounding in
-# other bots) is left as it is, and d20 refuses it.
-_EXPLODE = re.compile(r"(\d*d(\d+)(?:(?:kh|kl|ph|pl|k|p|rr|ro|ra|e|mi|ma)[lh<>]?\d+)*)!(?!!)")
-_ADVANTAGE = re.compile(r"\s+(adv|advantage|dis|disadvantage)$")
+# What d20 may read after dice before a `!`: an operation, its selector's kind, then a number
+# (`kh1`, `rr<3`, `mi2`). Read by hand, not with a regular expression: with `kh` and `k`
+# then `h` both spelling `kh`, a pattern repeating them backtracked 2^n ways on `1d6kh1kh1...`.
+_OPERATIONS = ("kh", "kl", "ph", "pl", "k", "p", "rr", "ro", "ra", "e", "mi", "ma")
+_OPERATION_WORDS = frozenset(op + kind for op in _OPERATIONS for kind in ("", "l", "h", "<", ">"))
+_DIGITS = frozenset("0123456789")
+_ADVANTAGE = {
+    "adv": d20.AdvType.ADV,
+    "advantage": d20.AdvType.ADV,
+    "dis": d20.AdvType.DIS,
+    "disadvantage": d20.AdvType.DIS,
+}
 _PARSER = d20.Roller()  # for its parse cache; each roll evaluates with its own context
 
 
@@ -116,14 +128,10 @@ class _Read:
 
 def _read(typed: str) -> _Read:
     text = _check_characters(typed)
-    advantage = d20.AdvType.NONE
-    if match := _ADVANTAGE.search(text):
-        word = match.group(1)
-        advantage = d20.AdvType.ADV if word.startswith("adv") else d20.AdvType.DIS
-        text = text[: match.start()].strip()
+    advantage, text = _advantage(text)
     if "[" in text or "]" in text:
         raise _unreadable(typed, "labels in [brackets] aren't read; write the dice alone")
-    text = _EXPLODE.sub(lambda m: f"{m.group(1)}e{m.group(2)}", text.replace("d%", "d100"))
+    text = _explode(text.replace("d%", "d100"))
     if "!" in text:
         raise _unreadable(typed, "'!' explodes dice when it comes right after them, like 1d6!")
     try:
@@ -145,6 +153,57 @@ def _read(typed: str) -> _Read:
             )
     _check_tree(typed, tree)
     return _Read(tree, str(tree.roll))
+
+
+def _advantage(text: str) -> tuple[Any, str]:
+    """A last word ``adv`` or ``dis`` (or ``advantage``, ``disadvantage``) taken off `text`,
+    whose spaces are single: d20's AdvType for it, and the rest of the text."""
+    rest, space, last = text.rpartition(" ")
+    if space and last in _ADVANTAGE:
+        return _ADVANTAGE[last], rest
+    return d20.AdvType.NONE, text
+
+
+def _explode(text: str) -> str:
+    """`!` right after dice and their operations as d20's explosion on the highest face:
+    ``1d6!`` is ``1d6e6``, ``4d6kh3!`` is ``4d6kh3e6``. A `!!` (compounding in other bots) and a
+    `!` anywhere else are left as they are, for d20 to refuse.
+
+    Each `!` looks back over the text since the one before it, so this is linear in the text.
+    """
+    parts: list[str] = []
+    done = 0
+    for at, char in enumerate(text):
+        if char != "!" or text.startswith("!", at + 1):
+            continue
+        sides = _sides_before(text, at)
+        if sides is not None:
+            parts += [text[done:at], "e", sides]
+            done = at + 1
+    return "".join(parts) + text[done:]
+
+
+def _sides_before(text: str, end: int) -> str | None:
+    """The sides of the dice that `text[:end]` ends with (``6`` for ``2d6kh1``), or None.
+
+    From the end back: numbers and operations taking turns (each operation exactly one of
+    :data:`_OPERATION_WORDS`, with a number before it), until a ``d`` before a number.
+    """
+    at = end
+    while True:
+        number = at
+        while at > 0 and text[at - 1] in _DIGITS:
+            at -= 1
+        if at == number:
+            return None  # dice, and each of their operations, end with a number
+        if at > 0 and text[at - 1] == "d":
+            return text[at:number]
+        word = at  # the letters back to the number before them: at most 3 make an operation
+        while word > 0 and at - word <= 3 and text[word - 1] not in _DIGITS:
+            word -= 1
+        if word == 0 or text[word:at] not in _OPERATION_WORDS:
+            return None
+        at = word
 
 
 def _check_characters(typed: str) -> str:
@@ -209,12 +268,23 @@ class _Context(d20.RollContext):  # type: ignore[misc]  # d20 has no type inform
         super().__init__(max_rolls=MAX_ROLL_DICE)
         self.draw = draw
         self.faces: list[int] = []
+        self.looks = 0
+
+    def look(self, dice: int) -> None:
+        """Count an operation looking at `dice` dice; _TooMuchWork past :data:`MAX_LOOKS`."""
+        self.looks += dice
+        if self.looks > MAX_LOOKS:
+            raise _TooMuchWork
 
     def throw(self, size: int) -> int:
         self.count_roll()  # raises d20.TooManyRolls past the limit, before the die is thrown
         face = self.draw(size)
         self.faces.append(face)
         return face
+
+
+class _TooMuchWork(Exception):
+    """The roll's operations have looked at its dice more than MAX_LOOKS times."""
 
 
 class SeededDie(d20.Die):  # type: ignore[misc]  # d20 has no type information
@@ -249,9 +319,15 @@ class _InOrder(d20.SetOperator):  # type: ignore[misc]  # d20 has no type inform
     their memory addresses: the same draws could land on other dice from one run to the next,
     so a seeded roll wouldn't repeat and a logged one wouldn't replay. Here they go in the
     order the dice are shown. (Keeping, dropping and exploding don't depend on that order.)
+    Every selection is counted against the roll's :data:`MAX_LOOKS`.
     """
 
-    __slots__ = ()
+    __slots__ = ("context",)
+
+    def select(self, target: Any, max_targets: int | None = None) -> set[Any]:
+        self.context.look(len(self.sels) * len(target.set))
+        chosen: set[Any] = super().select(target, max_targets)
+        return chosen
 
     def reroll(self, target: Any) -> None:
         chosen = self._in_order(target)
@@ -263,6 +339,14 @@ class _InOrder(d20.SetOperator):  # type: ignore[misc]  # d20 has no type inform
     def reroll_once(self, target: Any) -> None:
         for die in self._in_order(target):
             die.reroll()
+
+    def keep(self, target: Any) -> None:
+        # d20 selects again for every value it looks at (n^2 sorts for `200d6kh1kh1...`, about a
+        # second); dropping one it didn't select can't change the selection, so once will do.
+        chosen = self.select(target)
+        for value in target.keptset:
+            if value not in chosen:
+                value.drop()
 
     def _in_order(self, target: Any) -> list[Any]:
         chosen = self.select(target)
@@ -278,6 +362,7 @@ class _Roller(d20.Roller):  # type: ignore[misc]  # d20 has no type information
         target = self._eval(node.value)
         for op in node.operations:
             operation = _InOrder.from_ast(op)
+            operation.context = self.context
             operation.operate(target)
             target.operations.append(operation)
         return target
@@ -293,6 +378,11 @@ def _evaluate(typed: str, draw: Callable[[int], int]) -> DiceRoll:
         raise NotationError(
             f"{typed!r}: it would throw more than {MAX_ROLL_DICE} dice (rerolled and exploding"
             f" dice count); one roll may throw at most {MAX_ROLL_DICE}."
+        ) from None
+    except _TooMuchWork:
+        raise NotationError(
+            f"{typed!r}: its operations would go over the dice more than {MAX_LOOKS:,} times;"
+            " write fewer of them."
         ) from None
     except d20.RollValueError as error:
         raise NotationError(f"{typed!r}: {str(error).rstrip('.')}.") from None
