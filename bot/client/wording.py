@@ -16,17 +16,19 @@ clickable as they are.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 
 from bot.commands import SPECS
 
 _GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, reverse=True)
 _WORD = r"[a-z]+"
 # `chaos roll`, `game join NAME`, `turn next override`, `chaos roll extra`, `rules TOPIC`,
-# escaped or not.
+# escaped or not. `N` and `ID` are capitals like `NAME` and aren't listed again: read both
+# ways, `turn ID ID ID ...` without its closing backtick took 2^n tries to fail.
 # A hint's words may be split over two lines where text was wrapped (a rules topic).
 _HINT = re.compile(
     r"\\?`(?P<name>(?:" + "|".join(_GROUPS) + rf")(?:\s{_WORD})?)"
-    r"(?P<rest>(?:\s(?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra|N|ID))*)\\?`"
+    r"(?P<rest>(?:\s(?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra))*)\\?`"
 )
 
 
@@ -45,8 +47,6 @@ def plain(text: str) -> str:
     return slashed(escape(text))
 
 
-# A URL as Discord links it: <scheme:…> or http(s)://… (trailing punctuation not included).
-_URL = re.compile(r"<[^: >]+:/[^ >]+>|https?://[^\s<]+[^<.,:;\"')\]\s]")
 # Markdown anywhere (a masked link is its "](": brackets alone, as in dice faces "[3, 5]", are
 # left as they are), and the line-start marks (quote, heading, list, subtext).
 _MARK = re.compile(r"[\\*_~|`]|(?<=\])\(|^([ \t]*)([>#-]|\d+\.)", re.M)
@@ -56,11 +56,56 @@ def escape(text: str) -> str:
     """`text` with every markdown character escaped, so Discord shows it as typed."""
     parts: list[str] = []
     at = 0
-    for url in _URL.finditer(text):
-        parts += [_escape(text[at : url.start()]), url.group()]
-        at = url.end()
+    for start, end in _urls(text):
+        parts += [_escape(text[at:start]), text[start:end]]
+        at = end
     parts.append(_escape(text[at:]))
     return "".join(parts)
+
+
+def _urls(text: str) -> Iterator[tuple[int, int]]:
+    """Where the URLs are, as Discord links them: ``<scheme:/…>``, or ``http(s)://…`` up to
+    the last character that isn't closing punctuation (``.,:;"')]``).
+
+    Found by hand, in one pass: a pattern would try again from every ``<`` inside a long
+    ``<a:/<a:/<a:/…`` without a ``>``, reading the rest of the text each time.
+    """
+    if "<" not in text and "http" not in text:
+        return
+    size = len(text)
+    scheme = _run_ends(text, lambda c: c in ": >")  # <scheme
+    path = _run_ends(text, lambda c: c in " >")  # :/path>
+    link = _run_ends(text, lambda c: c == "<" or c.isspace())  # https://link
+    at = 0
+    while at < size:
+        end = 0
+        if text[at] == "<":
+            colon = scheme[at + 1]
+            close = path[colon + 2] if text.startswith(":/", colon) and colon > at + 1 else 0
+            if close > colon + 2 and close < size and text[close] == ">":
+                end = close + 1
+        elif text.startswith(("https://", "http://"), at):
+            start = text.index("//", at) + 2
+            last = link[start] - 1
+            while last > start and text[last] in _CLOSING:
+                last -= 1
+            end = last + 1 if last > start else 0
+        if end:
+            yield at, end
+            at = end
+        else:
+            at += 1
+
+
+_CLOSING = frozenset(".,:;\"')]")  # where a link stops: Discord leaves them out of it
+
+
+def _run_ends(text: str, stop: Callable[[str], bool]) -> list[int]:
+    """For each index, where the run of characters `stop` doesn't accept that starts there ends."""
+    ends = [len(text)] * (len(text) + 1)
+    for at in range(len(text) - 1, -1, -1):
+        ends[at] = at if stop(text[at]) else ends[at + 1]
+    return ends
 
 
 def _escape(text: str) -> str:
