@@ -20,10 +20,9 @@ Two things d20 doesn't do are done here:
 * **Our limits as well as its own.** At most :data:`MAX_ROLL_DICE` dice a roll (what one
   table entry may throw, rerolls and exploding dice included: d20's ``RollContext`` counts
   them and stops a runaway ``1d6e>0``), 2 to :data:`MAX_SIDES` sides a die (as table dice)
-  and :data:`MAX_CHARS` characters. The operations on the dice may look at a die at most
-  :data:`MAX_LOOKS` times: d20 looks over every die for each selector, and again after
-  each explosion or reroll, which ``1d6e>0e>0e>0...`` made half a second of work. Whatever
-  is wrong is a :class:`NotationError` with a sentence to show.
+  and :data:`MAX_CHARS` characters, and its operations may look at a die at most
+  :data:`~bot.roller.MAX_LOOKS` times (:mod:`bot.roller` is d20's evaluation with our dice
+  and that count). Whatever is wrong is a :class:`NotationError` with a sentence to show.
 
 Evaluation only: how a roll is written out (struck-through dropped dice and all) is
 :mod:`bot.render.dice`'s business.
@@ -40,15 +39,14 @@ from typing import Any
 import d20
 from d20 import diceast
 
+from bot import roller
 from bot.engine.dice import MAX_SIDES
 from bot.engine.errors import DiceError
 from bot.engine.limits import MAX_ENTRY_DICE
+from bot.roller import Context, Roller, TooMuchWork
 
 MAX_ROLL_DICE = MAX_ENTRY_DICE
 MAX_CHARS = 100
-# A few hundred for the most any real roll asks (`200d6kh100`, `10d6e6rr1`); the limit is
-# about 40 ms of work, and a lone `1d6e>0` reaches the 200 dice first.
-MAX_LOOKS = 50_000
 
 EXAMPLE = "like 2d6+1, 4d6kh3, 1d20 adv, 1d6! or (1d4+1)*3"
 
@@ -258,130 +256,21 @@ def _unreadable(typed: str, why: str) -> NotationError:
     return NotationError(f"Can't read {typed!r} as dice: {why}. Write it {EXAMPLE}.")
 
 
-# -- throwing ------------------------------------------------------------------------------------
-
-
-class _Context(d20.RollContext):  # type: ignore[misc]  # d20 has no type information
-    """d20's roll counter, which also hands out the faces: from a generator or a log."""
-
-    def __init__(self, draw: Callable[[int], int]) -> None:
-        super().__init__(max_rolls=MAX_ROLL_DICE)
-        self.draw = draw
-        self.faces: list[int] = []
-        self.looks = 0
-
-    def look(self, dice: int) -> None:
-        """Count an operation looking at `dice` dice; _TooMuchWork past :data:`MAX_LOOKS`."""
-        self.looks += dice
-        if self.looks > MAX_LOOKS:
-            raise _TooMuchWork
-
-    def throw(self, size: int) -> int:
-        self.count_roll()  # raises d20.TooManyRolls past the limit, before the die is thrown
-        face = self.draw(size)
-        self.faces.append(face)
-        return face
-
-
-class _TooMuchWork(Exception):
-    """The roll's operations have looked at its dice more than MAX_LOOKS times."""
-
-
-class SeededDie(d20.Die):  # type: ignore[misc]  # d20 has no type information
-    """A d20 die thrown with the roll's own source instead of the global ``random``."""
-
-    __slots__ = ()
-
-    def _add_roll(self) -> None:
-        self.values.append(d20.Literal(self._context.throw(self.size)))
-
-
-class SeededDice(d20.Dice):  # type: ignore[misc]  # d20 has no type information
-    """d20's set of dice, made of :class:`SeededDie` (its own ``new`` and ``roll_another`` make
-    the library's dice, which would throw with the global ``random``)."""
-
-    __slots__ = ()
-
-    @classmethod
-    def new(cls, num: int, size: int, context: _Context | None = None) -> SeededDice:
-        return cls(
-            num, size, [SeededDie.new(size, context=context) for _ in range(num)], context=context
-        )
-
-    def roll_another(self) -> None:
-        self.values.append(SeededDie.new(self.size, context=self._context))
-
-
-class _InOrder(d20.SetOperator):  # type: ignore[misc]  # d20 has no type information
-    """d20's set operations, rerolling dice left to right.
-
-    d20 rerolls the dice it selected in the order of a Python ``set`` of them, which follows
-    their memory addresses: the same draws could land on other dice from one run to the next,
-    so a seeded roll wouldn't repeat and a logged one wouldn't replay. Here they go in the
-    order the dice are shown. (Keeping, dropping and exploding don't depend on that order.)
-    Every selection is counted against the roll's :data:`MAX_LOOKS`.
-    """
-
-    __slots__ = ("context",)
-
-    def select(self, target: Any, max_targets: int | None = None) -> set[Any]:
-        self.context.look(len(self.sels) * len(target.set))
-        chosen: set[Any] = super().select(target, max_targets)
-        return chosen
-
-    def reroll(self, target: Any) -> None:
-        chosen = self._in_order(target)
-        while chosen:
-            for die in chosen:
-                die.reroll()
-            chosen = self._in_order(target)
-
-    def reroll_once(self, target: Any) -> None:
-        for die in self._in_order(target):
-            die.reroll()
-
-    def keep(self, target: Any) -> None:
-        # d20 selects again for every value it looks at (n^2 sorts for `200d6kh1kh1...`, about a
-        # second); dropping one it didn't select can't change the selection, so once will do.
-        chosen = self.select(target)
-        for value in target.keptset:
-            if value not in chosen:
-                value.drop()
-
-    def _in_order(self, target: Any) -> list[Any]:
-        chosen = self.select(target)
-        return [value for value in target.set if value in chosen]
-
-
-class _Roller(d20.Roller):  # type: ignore[misc]  # d20 has no type information
-    def _eval_dice(self, node: Any) -> SeededDice:
-        return SeededDice.new(node.num, node.size, context=self.context)
-
-    def _eval_operatedset(self, node: Any) -> Any:
-        # d20's own, with _InOrder in place of its SetOperator.
-        target = self._eval(node.value)
-        for op in node.operations:
-            operation = _InOrder.from_ast(op)
-            operation.context = self.context
-            operation.operate(target)
-            target.operations.append(operation)
-        return target
-
-
 def _evaluate(typed: str, draw: Callable[[int], int]) -> DiceRoll:
     read = _read(typed)
-    context = _Context(draw)
+    context = Context(draw, MAX_ROLL_DICE)
     try:
-        result = _Roller(context).roll(read.tree)
+        result = Roller(context).roll(read.tree)
         total = int(result.total)
     except d20.TooManyRolls:
         raise NotationError(
             f"{typed!r}: it would throw more than {MAX_ROLL_DICE} dice (rerolled and exploding"
             f" dice count); one roll may throw at most {MAX_ROLL_DICE}."
         ) from None
-    except _TooMuchWork:
+    except TooMuchWork:
         raise NotationError(
-            f"{typed!r}: its operations would go over the dice more than {MAX_LOOKS:,} times;"
+            f"{typed!r}: its operations would go over the dice more than"
+            f" {roller.MAX_LOOKS:,} times;"
             " write fewer of them."
         ) from None
     except d20.RollValueError as error:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import notation
+from bot import notation, roller
 from bot.commands.grammar import parse
 from bot.engine.errors import ChaosError
 from bot.notation import MAX_ROLL_DICE, DiceRoll, NotationError, replay, roll
@@ -261,7 +261,7 @@ def test_a_roll_too_long_to_show_is_summed_up_within_the_limit() -> None:
         ("1d6e>0", "it would throw more than 200 dice (rerolled and exploding dice count)"),
         ("1d2rr<3", "it would throw more than 200 dice"),
         ("100d6e>0", "it would throw more than 200 dice"),
-        ("1d6" + "e>0" * 32, "its operations would go over the dice more than 50,000 times"),
+        ("1d6" + "e>0" * 32, "it would throw more than 200 dice"),
         ("((1d6!)!)", "'!' explodes dice when it comes right after them"),
         ("1d6!!", "'!' explodes dice when it comes right after them"),
         ("1d6/0", "'1d6/0': Cannot divide by zero."),
@@ -362,6 +362,17 @@ def test_every_repetition_of_the_grammar_rolls_and_replays_in_time() -> None:
             slow.append(f"{typed!r}: {took:.2f} s")
     assert len(_SWEEP) > 500
     assert not slow, slow
+
+
+def test_a_roll_whose_operations_would_look_too_long_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within 100 characters the operations look at the dice a few thousand times at most;
+    the limit stands guard past that, with a sentence."""
+    monkeypatch.setattr(roller, "MAX_LOOKS", 300)
+    assert roll("100d6kh1kh2", random.Random(0)).total > 0  # one select, two selectors: 200
+    with pytest.raises(NotationError, match="go over the dice more than 300 times; write fewer"):
+        roll("100d6kh1kh2kh3kh4", random.Random(0))
 
 
 def test_deep_nesting_within_the_length_limit_is_read() -> None:
