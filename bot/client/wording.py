@@ -16,7 +16,7 @@ clickable as they are.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from bot.commands import SPECS
 
@@ -67,45 +67,50 @@ def _urls(text: str) -> Iterator[tuple[int, int]]:
     """Where the URLs are, as Discord links them: ``<scheme:/…>``, or ``http(s)://…`` up to
     the last character that isn't closing punctuation (``.,:;"')]``).
 
-    Found by hand, in one pass: a pattern would try again from every ``<`` inside a long
-    ``<a:/<a:/<a:/…`` without a ``>``, reading the rest of the text each time.
+    Not one pattern: that tried again from every ``<`` inside a long ``<a:/<a:/<a:/…`` without
+    a ``>``, reading the rest of the text each time. Here the end of each part is found once.
     """
-    if "<" not in text and "http" not in text:
-        return
-    size = len(text)
-    scheme = _run_ends(text, lambda c: c in ": >")  # <scheme
-    path = _run_ends(text, lambda c: c in " >")  # :/path>
-    link = _run_ends(text, lambda c: c == "<" or c.isspace())  # https://link
+    scheme, path, link = (_Stop(text, stop) for stop in (_SCHEME_STOP, _PATH_STOP, _LINK_STOP))
     at = 0
-    while at < size:
-        end = 0
+    while found := _LINK_START.search(text, at):
+        at, end = found.start(), 0
         if text[at] == "<":
-            colon = scheme[at + 1]
-            close = path[colon + 2] if text.startswith(":/", colon) and colon > at + 1 else 0
-            if close > colon + 2 and close < size and text[close] == ">":
+            colon = scheme(at + 1)
+            close = path(colon + 2) if colon > at + 1 and text.startswith(":/", colon) else 0
+            if close > colon + 2 and close < len(text) and text[close] == ">":
                 end = close + 1
-        elif text.startswith(("https://", "http://"), at):
-            start = text.index("//", at) + 2
-            last = link[start] - 1
-            while last > start and text[last] in _CLOSING:
+        else:
+            begin = found.end()
+            last = link(begin) - 1
+            while last > begin and text[last] in _CLOSING:
                 last -= 1
-            end = last + 1 if last > start else 0
+            end = last + 1 if last > begin else 0
         if end:
             yield at, end
-            at = end
-        else:
-            at += 1
+        at = end or at + 1
 
 
-_CLOSING = frozenset(".,:;\"')]")  # where a link stops: Discord leaves them out of it
+_LINK_START = re.compile(r"<|https?://")
+_SCHEME_STOP = re.compile(r"[: >]")  # <scheme:
+_PATH_STOP = re.compile(r"[ >]")  # :/path>
+_LINK_STOP = re.compile(r"[\s<]")  # https://link
+_CLOSING = frozenset(".,:;\"')]")  # a link's trailing punctuation: Discord leaves it out
 
 
-def _run_ends(text: str, stop: Callable[[str], bool]) -> list[int]:
-    """For each index, where the run of characters `stop` doesn't accept that starts there ends."""
-    ends = [len(text)] * (len(text) + 1)
-    for at in range(len(text) - 1, -1, -1):
-        ends[at] = at if stop(text[at]) else ends[at + 1]
-    return ends
+class _Stop:
+    """Where a run that starts at a position stops: the next character `stop` finds there, or
+    the end. Asked at positions that never go back, it reads each stretch of text once."""
+
+    def __init__(self, text: str, stop: re.Pattern[str]) -> None:
+        self.text = text
+        self.stop = stop
+        self.found = -1
+
+    def __call__(self, at: int) -> int:
+        if self.found < at:
+            match = self.stop.search(self.text, at)
+            self.found = match.start() if match else len(self.text)
+        return self.found
 
 
 def _escape(text: str) -> str:
