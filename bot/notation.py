@@ -20,8 +20,9 @@ Two things d20 doesn't do are done here:
 * **Our limits as well as its own.** At most :data:`MAX_ROLL_DICE` dice a roll (what one
   table entry may throw, rerolls and exploding dice included: d20's ``RollContext`` counts
   them and stops a runaway ``1d6e>0``), 2 to :data:`MAX_SIDES` sides a die (as table dice)
-  and :data:`MAX_CHARS` characters. Whatever is wrong is a :class:`NotationError` with a
-  sentence to show.
+  and :data:`MAX_CHARS` characters, and its operations may look at a die at most
+  :data:`~bot.roller.MAX_LOOKS` times (:mod:`bot.roller` is d20's evaluation with our dice
+  and that count). Whatever is wrong is a :class:`NotationError` with a sentence to show.
 
 Evaluation only: how a roll is written out (struck-through dropped dice and all) is
 :mod:`bot.render.dice`'s business.
@@ -30,7 +31,6 @@ Evaluation only: how a roll is written out (struck-through dropped dice and all)
 from __future__ import annotations
 
 import random
-import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -39,9 +39,11 @@ from typing import Any
 import d20
 from d20 import diceast
 
+from bot import roller
 from bot.engine.dice import MAX_SIDES
 from bot.engine.errors import DiceError
 from bot.engine.limits import MAX_ENTRY_DICE
+from bot.roller import Context, Roller, TooMuchWork
 
 MAX_ROLL_DICE = MAX_ENTRY_DICE
 MAX_CHARS = 100
@@ -101,10 +103,18 @@ def replay(text: str, faces: Sequence[int]) -> DiceRoll:
 
 # -- reading -------------------------------------------------------------------------------------
 
-# `!` right after dice and their operations: explode on the highest face. `!!` (compounding in
-# other bots) is left as it is, and d20 refuses it.
-_EXPLODE = re.compile(r"(\d*d(\d+)(?:(?:kh|kl|ph|pl|k|p|rr|ro|ra|e|mi|ma)[lh<>]?\d+)*)!(?!!)")
-_ADVANTAGE = re.compile(r"\s+(adv|advantage|dis|disadvantage)$")
+# What d20 may read after dice before a `!`: an operation, its selector's kind, then a number
+# (`kh1`, `rr<3`, `mi2`). Read by hand, not with a regular expression: with `kh` and `k`
+# then `h` both spelling `kh`, a pattern repeating them backtracked 2^n ways on `1d6kh1kh1...`.
+_OPERATIONS = ("kh", "kl", "ph", "pl", "k", "p", "rr", "ro", "ra", "e", "mi", "ma")
+_OPERATION_WORDS = frozenset(op + kind for op in _OPERATIONS for kind in ("", "l", "h", "<", ">"))
+_DIGITS = frozenset("0123456789")
+_ADVANTAGE = {
+    "adv": d20.AdvType.ADV,
+    "advantage": d20.AdvType.ADV,
+    "dis": d20.AdvType.DIS,
+    "disadvantage": d20.AdvType.DIS,
+}
 _PARSER = d20.Roller()  # for its parse cache; each roll evaluates with its own context
 
 
@@ -116,14 +126,10 @@ class _Read:
 
 def _read(typed: str) -> _Read:
     text = _check_characters(typed)
-    advantage = d20.AdvType.NONE
-    if match := _ADVANTAGE.search(text):
-        word = match.group(1)
-        advantage = d20.AdvType.ADV if word.startswith("adv") else d20.AdvType.DIS
-        text = text[: match.start()].strip()
+    advantage, text = _advantage(text)
     if "[" in text or "]" in text:
         raise _unreadable(typed, "labels in [brackets] aren't read; write the dice alone")
-    text = _EXPLODE.sub(lambda m: f"{m.group(1)}e{m.group(2)}", text.replace("d%", "d100"))
+    text = _explode(text.replace("d%", "d100"))
     if "!" in text:
         raise _unreadable(typed, "'!' explodes dice when it comes right after them, like 1d6!")
     try:
@@ -145,6 +151,57 @@ def _read(typed: str) -> _Read:
             )
     _check_tree(typed, tree)
     return _Read(tree, str(tree.roll))
+
+
+def _advantage(text: str) -> tuple[Any, str]:
+    """A last word ``adv`` or ``dis`` (or ``advantage``, ``disadvantage``) taken off `text`,
+    whose spaces are single: d20's AdvType for it, and the rest of the text."""
+    rest, space, last = text.rpartition(" ")
+    if space and last in _ADVANTAGE:
+        return _ADVANTAGE[last], rest
+    return d20.AdvType.NONE, text
+
+
+def _explode(text: str) -> str:
+    """`!` right after dice and their operations as d20's explosion on the highest face:
+    ``1d6!`` is ``1d6e6``, ``4d6kh3!`` is ``4d6kh3e6``. A `!!` (compounding in other bots) and a
+    `!` anywhere else are left as they are, for d20 to refuse.
+
+    Each `!` looks back over the text since the one before it, so this is linear in the text.
+    """
+    parts: list[str] = []
+    done = 0
+    for at, char in enumerate(text):
+        if char != "!" or text.startswith("!", at + 1):
+            continue
+        sides = _sides_before(text, at)
+        if sides is not None:
+            parts += [text[done:at], "e", sides]
+            done = at + 1
+    return "".join(parts) + text[done:]
+
+
+def _sides_before(text: str, end: int) -> str | None:
+    """The sides of the dice that `text[:end]` ends with (``6`` for ``2d6kh1``), or None.
+
+    From the end back: numbers and operations taking turns (each operation exactly one of
+    :data:`_OPERATION_WORDS`, with a number before it), until a ``d`` before a number.
+    """
+    at = end
+    while True:
+        number = at
+        while at > 0 and text[at - 1] in _DIGITS:
+            at -= 1
+        if at == number:
+            return None  # dice, and each of their operations, end with a number
+        if at > 0 and text[at - 1] == "d":
+            return text[at:number]
+        word = at  # the letters back to the number before them: at most 3 make an operation
+        while word > 0 and at - word <= 3 and text[word - 1] not in _DIGITS:
+            word -= 1
+        if word == 0 or text[word:at] not in _OPERATION_WORDS:
+            return None
+        at = word
 
 
 def _check_characters(typed: str) -> str:
@@ -199,100 +256,22 @@ def _unreadable(typed: str, why: str) -> NotationError:
     return NotationError(f"Can't read {typed!r} as dice: {why}. Write it {EXAMPLE}.")
 
 
-# -- throwing ------------------------------------------------------------------------------------
-
-
-class _Context(d20.RollContext):  # type: ignore[misc]  # d20 has no type information
-    """d20's roll counter, which also hands out the faces: from a generator or a log."""
-
-    def __init__(self, draw: Callable[[int], int]) -> None:
-        super().__init__(max_rolls=MAX_ROLL_DICE)
-        self.draw = draw
-        self.faces: list[int] = []
-
-    def throw(self, size: int) -> int:
-        self.count_roll()  # raises d20.TooManyRolls past the limit, before the die is thrown
-        face = self.draw(size)
-        self.faces.append(face)
-        return face
-
-
-class SeededDie(d20.Die):  # type: ignore[misc]  # d20 has no type information
-    """A d20 die thrown with the roll's own source instead of the global ``random``."""
-
-    __slots__ = ()
-
-    def _add_roll(self) -> None:
-        self.values.append(d20.Literal(self._context.throw(self.size)))
-
-
-class SeededDice(d20.Dice):  # type: ignore[misc]  # d20 has no type information
-    """d20's set of dice, made of :class:`SeededDie` (its own ``new`` and ``roll_another`` make
-    the library's dice, which would throw with the global ``random``)."""
-
-    __slots__ = ()
-
-    @classmethod
-    def new(cls, num: int, size: int, context: _Context | None = None) -> SeededDice:
-        return cls(
-            num, size, [SeededDie.new(size, context=context) for _ in range(num)], context=context
-        )
-
-    def roll_another(self) -> None:
-        self.values.append(SeededDie.new(self.size, context=self._context))
-
-
-class _InOrder(d20.SetOperator):  # type: ignore[misc]  # d20 has no type information
-    """d20's set operations, rerolling dice left to right.
-
-    d20 rerolls the dice it selected in the order of a Python ``set`` of them, which follows
-    their memory addresses: the same draws could land on other dice from one run to the next,
-    so a seeded roll wouldn't repeat and a logged one wouldn't replay. Here they go in the
-    order the dice are shown. (Keeping, dropping and exploding don't depend on that order.)
-    """
-
-    __slots__ = ()
-
-    def reroll(self, target: Any) -> None:
-        chosen = self._in_order(target)
-        while chosen:
-            for die in chosen:
-                die.reroll()
-            chosen = self._in_order(target)
-
-    def reroll_once(self, target: Any) -> None:
-        for die in self._in_order(target):
-            die.reroll()
-
-    def _in_order(self, target: Any) -> list[Any]:
-        chosen = self.select(target)
-        return [value for value in target.set if value in chosen]
-
-
-class _Roller(d20.Roller):  # type: ignore[misc]  # d20 has no type information
-    def _eval_dice(self, node: Any) -> SeededDice:
-        return SeededDice.new(node.num, node.size, context=self.context)
-
-    def _eval_operatedset(self, node: Any) -> Any:
-        # d20's own, with _InOrder in place of its SetOperator.
-        target = self._eval(node.value)
-        for op in node.operations:
-            operation = _InOrder.from_ast(op)
-            operation.operate(target)
-            target.operations.append(operation)
-        return target
-
-
 def _evaluate(typed: str, draw: Callable[[int], int]) -> DiceRoll:
     read = _read(typed)
-    context = _Context(draw)
+    context = Context(draw, MAX_ROLL_DICE)
     try:
-        result = _Roller(context).roll(read.tree)
+        result = Roller(context).roll(read.tree)
         total = int(result.total)
     except d20.TooManyRolls:
         raise NotationError(
             f"{typed!r}: it would throw more than {MAX_ROLL_DICE} dice (rerolled and exploding"
             f" dice count); one roll may throw at most {MAX_ROLL_DICE}."
+        ) from None
+    except TooMuchWork:
+        raise NotationError(
+            f"{typed!r}: its operations would go over the dice more than"
+            f" {roller.MAX_LOOKS:,} times;"
+            " write fewer of them."
         ) from None
     except d20.RollValueError as error:
         raise NotationError(f"{typed!r}: {str(error).rstrip('.')}.") from None

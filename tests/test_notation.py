@@ -8,6 +8,7 @@ and dropped dice: our source of dice changes where faces come from, never what t
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections.abc import Iterator, Sequence
@@ -19,11 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import notation
+from bot import notation, roller
 from bot.commands.grammar import parse
 from bot.engine.errors import ChaosError
-from bot.notation import MAX_ROLL_DICE, NotationError, replay, roll
+from bot.notation import MAX_ROLL_DICE, DiceRoll, NotationError, replay, roll
 from bot.render.dice import _Plain, dice_markdown, dice_plain
+from tests.backtrack.clock import cpu_seconds
 
 # -- expressions from d20's grammar ----------------------------------------------------------
 
@@ -259,6 +261,7 @@ def test_a_roll_too_long_to_show_is_summed_up_within_the_limit() -> None:
         ("1d6e>0", "it would throw more than 200 dice (rerolled and exploding dice count)"),
         ("1d2rr<3", "it would throw more than 200 dice"),
         ("100d6e>0", "it would throw more than 200 dice"),
+        ("1d6" + "e>0" * 32, "it would throw more than 200 dice"),
         ("((1d6!)!)", "'!' explodes dice when it comes right after them"),
         ("1d6!!", "'!' explodes dice when it comes right after them"),
         ("1d6/0", "'1d6/0': Cannot divide by zero."),
@@ -285,6 +288,91 @@ def test_bombs_and_hostile_input_get_a_sentence(typed: str, message: str) -> Non
         roll(typed, random.Random(0))
     assert message in str(caught.value)
     assert isinstance(caught.value, ChaosError)  # what every front end shows as it is
+
+
+# The operations d20 reads after dice, each written as a player would (with its number).
+_OPERATIONS = [f"{op}{kind}1" for op in ("k", "p", "rr", "ro", "ra", "e") for kind in "hl<>"]
+_OPERATIONS += ["k1", "p1", "e6", "mi2", "ma5"]
+# What repeats in dice notation: dice, operations, their letters alone, signs, brackets, words.
+_GRAMMAR = [*_OPERATIONS, "1d6", "d20", "d%", "d", "6", "!", "!!", "k", "h", "l", "<", ">"]
+_GRAMMAR += ["+", "-", "*", "/", "//", "%", "==", "!=", "<=", "(", ")", ",", " ", ".", "adv"]
+# Repeated, a limit long, after dice, and inside a set; with a ! or a word that fails it last.
+_BOMBS = [
+    "1d6" + "kh1" * 23,  # the 72-character one that stalled every server for 6 to 9 s
+    "1d6" + "pl1" * 32,
+    "1d20" + "kl1" * 32,
+    "2d6" + "ph1" * 32,
+    "1d6" + "khh1" * 24,
+    "1d6" + "k1" * 48,
+    "1d6" + "rr<1" * 24,
+    "1d6" + "kh1" * 31 + "!!",
+    "1d6" + "kh1" * 30 + "x!",
+    "(1d6" + "kh1" * 30 + ")",
+    "1d20" + "kh1" * 28 + " adv",
+    "1d6kh1" * 16,
+    "d" * 100,
+    "1d" * 50,
+    "!" * 100,
+]
+_LIMIT = 0.25  # processor seconds: a roll takes a few milliseconds
+
+
+def _within(text: str) -> list[str]:
+    """`text` repeated to the length limit, alone and after dice."""
+    times = notation.MAX_CHARS // len(text)
+    return [text * times, "1d6" + text * ((notation.MAX_CHARS - 3) // len(text))][: times and 2]
+
+
+_SWEEP = sorted(
+    {bomb for word in _GRAMMAR for bomb in _within(word)}
+    | {bomb for a in _GRAMMAR for b in _GRAMMAR[-24:] for bomb in _within(a + b)}
+    | set(_BOMBS)
+)
+
+
+@pytest.mark.parametrize("typed", _BOMBS)
+def test_repeated_operations_read_in_well_under_a_second(typed: str) -> None:
+    """The notation is read in one pass: repeating an operation costs in proportion, not 2^n."""
+    assert len(typed) <= notation.MAX_CHARS
+    try:
+        took = cpu_seconds(lambda: roll(typed, random.Random(0)), give_up=5)
+    except NotationError:
+        return  # refused: also in time, or the alarm would have ended it as a Runaway
+    assert took < _LIMIT, f"{typed!r} took {took:.2f} s of processor time"
+
+
+def test_every_repetition_of_the_grammar_rolls_and_replays_in_time() -> None:
+    """Each piece of the notation, and each pair, repeated to the limit: a roll or a sentence,
+    and either in well under a second; a roll's faces replay in time too."""
+    slow = []
+    for typed in _SWEEP:
+        rolled: list[DiceRoll] = []
+
+        def once(typed: str = typed, rolled: list[DiceRoll] = rolled) -> None:
+            with contextlib.suppress(NotationError):
+                rolled.append(roll(typed, random.Random(typed)))
+
+        def again(typed: str = typed, rolled: list[DiceRoll] = rolled) -> None:
+            assert replay(typed, rolled[0].faces) == rolled[0]
+
+        took = cpu_seconds(once, give_up=5)
+        if rolled:
+            took = max(took, cpu_seconds(again, give_up=5))
+        if took >= _LIMIT:
+            slow.append(f"{typed!r}: {took:.2f} s")
+    assert len(_SWEEP) > 500
+    assert not slow, slow
+
+
+def test_a_roll_whose_operations_would_look_too_long_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within 100 characters the operations look at the dice a few thousand times at most;
+    the limit stands guard past that, with a sentence."""
+    monkeypatch.setattr(roller, "MAX_LOOKS", 300)
+    assert roll("100d6kh1kh2", random.Random(0)).total > 0  # one select, two selectors: 200
+    with pytest.raises(NotationError, match="go over the dice more than 300 times; write fewer"):
+        roll("100d6kh1kh2kh3kh4", random.Random(0))
 
 
 def test_deep_nesting_within_the_length_limit_is_read() -> None:

@@ -16,17 +16,19 @@ clickable as they are.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from bot.commands import SPECS
 
 _GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, reverse=True)
 _WORD = r"[a-z]+"
 # `chaos roll`, `game join NAME`, `turn next override`, `chaos roll extra`, `rules TOPIC`,
-# escaped or not.
+# escaped or not. `N` and `ID` are capitals like `NAME` and aren't listed again: read both
+# ways, `turn ID ID ID ...` without its closing backtick took 2^n tries to fail.
 # A hint's words may be split over two lines where text was wrapped (a rules topic).
 _HINT = re.compile(
     r"\\?`(?P<name>(?:" + "|".join(_GROUPS) + rf")(?:\s{_WORD})?)"
-    r"(?P<rest>(?:\s(?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra|N|ID))*)\\?`"
+    r"(?P<rest>(?:\s(?:[A-Z][A-Z_]*|\\?\[[A-Z_ ]+\\?\]|override|extra))*)\\?`"
 )
 
 
@@ -45,8 +47,6 @@ def plain(text: str) -> str:
     return slashed(escape(text))
 
 
-# A URL as Discord links it: <scheme:…> or http(s)://… (trailing punctuation not included).
-_URL = re.compile(r"<[^: >]+:/[^ >]+>|https?://[^\s<]+[^<.,:;\"')\]\s]")
 # Markdown anywhere (a masked link is its "](": brackets alone, as in dice faces "[3, 5]", are
 # left as they are), and the line-start marks (quote, heading, list, subtext).
 _MARK = re.compile(r"[\\*_~|`]|(?<=\])\(|^([ \t]*)([>#-]|\d+\.)", re.M)
@@ -56,11 +56,61 @@ def escape(text: str) -> str:
     """`text` with every markdown character escaped, so Discord shows it as typed."""
     parts: list[str] = []
     at = 0
-    for url in _URL.finditer(text):
-        parts += [_escape(text[at : url.start()]), url.group()]
-        at = url.end()
+    for start, end in _urls(text):
+        parts += [_escape(text[at:start]), text[start:end]]
+        at = end
     parts.append(_escape(text[at:]))
     return "".join(parts)
+
+
+def _urls(text: str) -> Iterator[tuple[int, int]]:
+    """Where the URLs are, as Discord links them: ``<scheme:/…>``, or ``http(s)://…`` up to
+    the last character that isn't closing punctuation (``.,:;"')]``).
+
+    Not one pattern: that tried again from every ``<`` inside a long ``<a:/<a:/<a:/…`` without
+    a ``>``, reading the rest of the text each time. Here the end of each part is found once.
+    """
+    scheme, path, link = (_Stop(text, stop) for stop in (_SCHEME_STOP, _PATH_STOP, _LINK_STOP))
+    at = 0
+    while found := _LINK_START.search(text, at):
+        at, end = found.start(), 0
+        if text[at] == "<":
+            colon = scheme(at + 1)
+            close = path(colon + 2) if colon > at + 1 and text.startswith(":/", colon) else 0
+            if close > colon + 2 and close < len(text) and text[close] == ">":
+                end = close + 1
+        else:
+            begin = found.end()
+            last = link(begin) - 1
+            while last > begin and text[last] in _CLOSING:
+                last -= 1
+            end = last + 1 if last > begin else 0
+        if end:
+            yield at, end
+        at = end or at + 1
+
+
+_LINK_START = re.compile(r"<|https?://")
+_SCHEME_STOP = re.compile(r"[: >]")  # <scheme:
+_PATH_STOP = re.compile(r"[ >]")  # :/path>
+_LINK_STOP = re.compile(r"[\s<]")  # https://link
+_CLOSING = frozenset(".,:;\"')]")  # a link's trailing punctuation: Discord leaves it out
+
+
+class _Stop:
+    """Where a run that starts at a position stops: the next character `stop` finds there, or
+    the end. Asked at positions that never go back, it reads each stretch of text once."""
+
+    def __init__(self, text: str, stop: re.Pattern[str]) -> None:
+        self.text = text
+        self.stop = stop
+        self.found = -1
+
+    def __call__(self, at: int) -> int:
+        if self.found < at:
+            match = self.stop.search(self.text, at)
+            self.found = match.start() if match else len(self.text)
+        return self.found
 
 
 def _escape(text: str) -> str:

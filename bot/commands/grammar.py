@@ -115,7 +115,21 @@ def groups() -> dict[str, list[Spec]]:
     return found
 
 
-_AS = re.compile(r"\s*as\s+([^:]+?)\s*:\s*(.*)", re.IGNORECASE | re.DOTALL)
+def _speaker(text: str) -> tuple[str, str] | None:
+    """``as NAME: COMMAND`` read as (NAME, COMMAND), or None when `text` doesn't start so.
+
+    By hand rather than with a pattern: whitespace on both sides of a name that can itself
+    hold whitespace let ``as`` and a long run of spaces be split n^3 ways before failing.
+    """
+    head, colon, command = text.partition(":")
+    head = head.lstrip()
+    name = head[2:]
+    if not colon or head[:2].casefold() != "as" or not name[:1].isspace():
+        return None
+    if not name.isspace():
+        return name.strip(), command.lstrip()
+    # Nothing but spaces before the colon: the last of them is the name (check_name refuses it).
+    return (name[-1], command.lstrip()) if len(name) > 1 else None
 
 
 def parse(line: str) -> Command | None:
@@ -129,8 +143,8 @@ def parse(line: str) -> Command | None:
     if not text or text.startswith("#"):
         return None
     speaker = None
-    if match := _AS.fullmatch(text):
-        speaker, text = match.group(1), match.group(2).strip()
+    if said := _speaker(text):
+        speaker, text = said[0], said[1].strip()
         check_name(speaker)
         if not text:
             raise CommandError(

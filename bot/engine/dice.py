@@ -347,7 +347,9 @@ def parse_expr(text: str) -> DiceExpr:
 
 
 # Only braces with a die in them are dice: mana symbols such as {W}, {2} or {T} stay as written.
-_BRACES = re.compile(r"\{([^{}]*[dD][^{}]*)\}")
+# The text before the first d has no d, so a brace is read one way ({ddd... without a closing
+# brace was split n^2 ways when both sides could hold a d).
+_BRACES = re.compile(r"\{([^{}dD]*[dD][^{}]*)\}")
 
 
 @functools.lru_cache(maxsize=512)

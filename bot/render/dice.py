@@ -21,7 +21,8 @@ from typing import Any
 
 import d20
 
-from bot.notation import DiceRoll, SeededDice, SeededDie
+from bot.notation import DiceRoll
+from bot.roller import SeededDice, SeededDie
 
 
 class _Plain(d20.SimpleStringifier):  # type: ignore[misc]  # d20 has no type information

@@ -15,7 +15,8 @@ from bot.engine.errors import DiceError, TableError
 from bot.tables.schema import MAX_NAME, MAX_TEXT, MAX_TIMES, describe
 
 CREATURE = ("mana_cost", "type", "power", "toughness")
-_DICE_BRACES = re.compile(r"\{([^{}]*[dD][^{}]*)\}")  # what the engine rolls as inline dice
+# What the engine rolls as inline dice (bot.engine.dice's own pattern, read one way).
+_DICE_BRACES = re.compile(r"\{([^{}dD]*[dD][^{}]*)\}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 

@@ -38,7 +38,9 @@ from bot.tables.schema import (
     describe,
 )
 
-_DIE = re.compile(r"\s*([0-9]{0,6})\s*[dD]\s*([0-9]{1,6})\s*")
+# Spaces around the count only when there is one: with both optional, `\s*\s*` split a run of
+# spaces n^2 ways before failing.
+_DIE = re.compile(r"\s*(?:([0-9]{1,6})\s*)?[dD]\s*([0-9]{1,6})\s*")
 _BAND = re.compile(r"\s*([0-9]{1,7})\s*(?:-\s*([0-9]{1,7})\s*)?")
 _DICE_HINT = "dice like d20, 2d10 or {tens: d8}"
 _KINDS = {
@@ -79,7 +81,7 @@ def _dice(ck: Checker, value: object, path: KeyPath) -> Dice | None:
         ck.keys(value, path, TENS_KEYS, ("tens",), "tens-and-units dice")
         tens = value.get("tens")
         match = _DIE.fullmatch(tens) if isinstance(tens, str) else None
-        if "tens" in value and (match is None or match[1] not in ("", "1")):
+        if "tens" in value and (match is None or match[1] not in (None, "1")):
             ck.add((*path, "tens"), f"expected one die like d20 for the tens, got {describe(tens)}")
         flags = [ck.flag(value[k], (*path, k)) if k in value else False for k in TENS_KEYS[1:]]
         if match is None or None in flags:
