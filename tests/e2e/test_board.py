@@ -176,7 +176,7 @@ async def test_the_board_never_shows_an_action_whose_save_is_under_way(fake_disc
                 await gate.wait()
             return await save(*args, **kwargs)
 
-        store.append_events = slow
+        store.append_events = slow  # type: ignore[method-assign]
         await t.slash("life gain", {"amount": 1}, user=owner)  # its board waits 0.2 s
         patched = len(t.fake.calls_to("PATCH /channels/*/messages/*"))
         gaining = asyncio.create_task(t.fake.slash("life gain", {"amount": 5}, user=owner))

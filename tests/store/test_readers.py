@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.engine import End, Life, NextTurn, RollChaos
-from bot.errors import ChaosError
+from bot.engine.errors import ChaosError
 from bot.service import GameService, Outcome
 from tests.store.helpers import SCOPE, aio, begun, open_service
 
