@@ -68,11 +68,13 @@ def client_of(request: web.Request) -> str:
     address by its /64. Behind a reverse proxy on the same machine (the request comes from a
     loopback address), the address the proxy appended to ``X-Forwarded-For``."""
     peer = request.remote or ""
+    forwarded = request.headers.get("X-Forwarded-For")
+    if forwarded is None and ":" not in peer:
+        return peer  # an IPv4 address as the socket gives it (or none): nothing to parse
     try:
         address = ipaddress.ip_address(peer)
     except ValueError:
         return peer[:64]
-    forwarded = request.headers.get("X-Forwarded-For")
     if address.is_loopback and forwarded:
         last = forwarded.rsplit(",", 1)[-1].strip()
         try:
@@ -99,15 +101,16 @@ class Slots:
         """A slot for a stream of `client`, or the answer that refuses it."""
         held = self._by_client.get(client, 0)
         if held >= self.per_client:
-            return sentence(TOO_MANY_HERE, 429)
-        if self.open >= self.total:
+            refused = sentence(TOO_MANY_HERE, 429)
+        elif self.open >= self.total:
             refused = sentence(TOO_MANY, 503)
             refused.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-            return refused
-        self._by_client[client] = held + 1
-        self.open += 1
-        return None
-
+        else:
+            self._by_client[client] = held + 1
+            self.open += 1
+            return None
+        refused.force_close()  # its connection isn't kept for another try
+        return refused
     def give_back(self, client: str) -> None:
         self.open -= 1
         held = self._by_client[client] - 1
