@@ -111,6 +111,7 @@ class Slots:
             return None
         refused.force_close()  # its connection isn't kept for another try
         return refused
+
     def give_back(self, client: str) -> None:
         self.open -= 1
         held = self._by_client[client] - 1
