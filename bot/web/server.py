@@ -54,6 +54,10 @@ log = logging.getLogger(__name__)
 
 VIEWS_KEPT = 64  # views by (game, version, layout): a few games watched at a time
 VIEW_BYTES_KEPT = 16 * 1024 * 1024  # and at most this many bytes of them (a long log's is ~100 KB)
+# A view's cost grows with its game's log (a 1,500-action game's takes 20-60 ms); a short
+# game's costs less than the hop to a thread and back (and the wait for Python's lock there),
+# so it is built on the loop: about a millisecond up to this many events.
+VIEW_ON_LOOP_EVENTS = 200
 
 PAGE_MISSING = "There's nothing here. A live game page's link comes from /game link."
 BAD_LAYOUT = "layout must be full or overlay"
@@ -76,8 +80,9 @@ def _static(name: str) -> str:
 
 
 class Views:
-    """Views by (game, version, layout) as JSON bytes: each built once, on a thread, for every
-    page that shows it (a published game never changes, so it can be read off the loop)."""
+    """Views by (game, version, layout) as JSON bytes: each built once for every page that
+    shows it; a long game's on a thread (a published game never changes, so it can be read
+    off the loop)."""
 
     def __init__(self, *, kept: int = VIEWS_KEPT, kept_bytes: int = VIEW_BYTES_KEPT) -> None:
         self.kept = kept
@@ -96,6 +101,10 @@ class Views:
         building = self._building.get(key)
         if building is None:
             self.builds += 1
+            if len(outcome.game.events) <= VIEW_ON_LOOP_EVENTS:
+                data = _view_bytes(outcome, layout)
+                self._keep(key, data)
+                return data
             building = asyncio.ensure_future(asyncio.to_thread(_view_bytes, outcome, layout))
             self._building[key] = building
             building.add_done_callback(partial(self._built_one, key))
@@ -105,7 +114,9 @@ class Views:
         del self._building[key]
         if done.cancelled() or done.exception() is not None:
             return  # every page that waited has the error
-        data = done.result()
+        self._keep(key, done.result())
+
+    def _keep(self, key: tuple[int, int, str], data: bytes) -> None:
         self._built[key] = data
         self._bytes += len(data)
         while len(self._built) > 1 and (
