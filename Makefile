@@ -64,6 +64,7 @@ bench: $(STAMP) chromium
 	$(PY) bench/scale.py $(SCALE_ARGS)
 	$(PY) bench/web.py
 	$(PY) bench/hostile_text.py
+	$(PY) bench/page_flood.py
 
 # Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
 lock:

@@ -31,6 +31,10 @@ class KeyedLocks:
             else:
                 self._locks[key] = (lock, users - 1)
 
+    def busy(self, key: str) -> bool:
+        """Whether the lock of `key` is held or awaited right now."""
+        return key in self._locks
+
     def __len__(self) -> int:
         """How many keys are held or awaited right now."""
         return len(self._locks)

@@ -41,10 +41,7 @@ from functools import partial
 from bot.changes import what_changed
 from bot.engine.actions import Action
 from bot.engine.errors import ChaosError
-from bot.engine.events import Event
-from bot.engine.fairness import sealed
 from bot.engine.game import Game
-from bot.engine.state import Phase
 from bot.errors import (
     ClaimedError,
     ConflictError,
@@ -56,15 +53,16 @@ from bot.errors import (
 )
 from bot.guildservice import GuildService
 from bot.locks import KeyedLocks
+from bot.published import Outcome, Published, Shelf
+from bot.reading import GameReading
 from bot.store import (
     BoardRecord,
     GameRecord,
     GuildSettings,
     Store,
     StoredGame,
-    dump_event,
 )
-from bot.tables import LoadedRuleset, Rule, find_ruleset, load_bundled
+from bot.tables import LoadedRuleset, find_ruleset, load_bundled
 from bot.tables.snapshot import Snapshot, SnapshotFile, freeze, load_snapshot, read_texts
 from bot.tables.uploads import with_uploads
 
@@ -113,22 +111,6 @@ def random_salt() -> str:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What an action (or a look at the game) gives back to a front end.
-
-    `events` are the events the action caused (empty for :meth:`GameService.current`); `game`
-    is the game after it (read it, don't change it); `version` is the number of actions in its
-    log, to put on buttons so a press on an old message can be recognised.
-    """
-
-    game_id: int
-    scope: str
-    events: list[Event]
-    game: Game
-    version: int
-
-
-@dataclass(frozen=True)
 class _Ask:
     """An action asked for in a scope, with what :meth:`GameService.act` was given to check it
     against (the version and game the player saw, the interaction that asked): one value for
@@ -151,7 +133,7 @@ class _Loaded:
     ruleset: LoadedRuleset
 
 
-class GameService(GuildService):
+class GameService(GuildService, GameReading):
     """Games, their rules and the guilds' settings, over a :class:`~bot.store.Store`.
 
     `rulesets` finds a ruleset by id (the bundled ones by default), `seeds` gives new games their
@@ -159,6 +141,9 @@ class GameService(GuildService):
     tests replace them. At most `cache_size` games stay in memory (the least recently used go
     first and are reloaded from the database when needed). Games untouched for `idle_days` are
     deleted by :meth:`expire_idle`.
+
+    Looking at a game never waits for its lock: after each committed change the game is
+    published, and readers take the newest version published (:mod:`bot.reading`).
     """
 
     def __init__(
@@ -188,18 +173,25 @@ class GameService(GuildService):
         self._boards: dict[str, BoardRecord | None] = {}
         self._claimed: OrderedDict[str, None] = OrderedDict()
         self._listeners: list[Listener] = []
+        self._shelf = Shelf()
+        self._reading: dict[tuple[str, str | int], asyncio.Future[Published | None]] = {}
 
     # -- listeners ---------------------------------------------------------------------------
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Have `listener(scope, game_id, version)` called after each change this service
-        commits (a game started, an action saved); returns what stops it. The live pages
-        listen, so a page shows an action as soon as it is saved. A listener must be quick
-        and not raise: it runs before the action's answer goes out."""
+        commits (a game started, an action saved), once that version is published; returns
+        what stops it. The live pages listen, so a page shows an action as soon as it is
+        saved. A listener must be quick and not raise: it runs before the action's answer
+        goes out."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _changed(self, scope: str, game_id: int, version: int) -> None:
+    def _changed(self, loaded: _Loaded) -> None:
+        """A change to `loaded` was committed: publish the game as it now stands for the
+        readers, then tell the listeners."""
+        self._publish(loaded)
+        scope, game_id, version = loaded.record.scope, loaded.record.id, loaded.record.version
         for listener in list(self._listeners):
             try:
                 listener(scope, game_id, version)
@@ -284,8 +276,9 @@ class GameService(GuildService):
                 now=self._clock(),
                 interaction=said,
             )
-            self._remember(_Loaded(record, game, loaded))
-            self._changed(scope, record.id, record.version)
+            started = _Loaded(record, game, loaded)
+            self._remember(started)
+            self._changed(started)
             log.info("game %d started in %s (%s)", record.id, scope, snapshot.hash[:12])
             return Outcome(record.id, scope, list(game.events), game, record.version)
 
@@ -425,98 +418,13 @@ class GameService(GuildService):
             self._remember(loaded)
         else:
             self._forget(scope)
-        self._changed(scope, record.id, record.version)
+        self._changed(loaded)
         log.debug("%s: %s -> version %d", scope, ask.action.name, record.version)
         return Outcome(record.id, scope, events, game, record.version)
-
-    async def current(self, scope: str) -> Outcome:
-        """The game in progress in `scope` (with no events); NoGameError if there is none."""
-        async with self._locks.hold(scope):
-            loaded = await self._active(scope)
-            if loaded is None:
-                raise NoGameError("There's no game in progress here.")
-            return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
 
     def ruleset(self, name: str) -> LoadedRuleset:
         """The ruleset a game started here with `name` would play (before any uploads)."""
         return self._rulesets(name)
-
-    async def watched(self, scope: str, game_id: int | None = None) -> Outcome:
-        """Game `game_id` of `scope` as stored now, in progress or ended (until it expires), or
-        the scope's latest game if `game_id` is None: what a live page shows. The copy kept
-        here when it is the stored version (another process may have moved it), else the
-        stored game, left out of the cache. NoGameError once there is no such game."""
-        async with self._locks.hold(scope):
-            cached = self._cache.get(scope)
-            if (
-                cached is not None
-                and game_id in (None, cached.record.id)
-                and await self.store.version(cached.record.id) == cached.record.version
-            ):
-                record = cached.record
-                return Outcome(record.id, scope, [], cached.game, record.version)
-            if game_id is None:
-                stored = await self.store.latest_game(scope)
-            else:
-                stored = await self.store.game(game_id)
-            if stored is None or stored.record.scope != scope:
-                raise NoGameError("That game is over and gone.")
-            loaded = await self._load(stored)
-        return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
-
-    async def rules(self, scope_or_ruleset: str) -> tuple[Rule, ...]:
-        """The rules text of the game in progress in a scope, or else of a ruleset by id."""
-        async with self._locks.hold(scope_or_ruleset):
-            loaded = await self._active(scope_or_ruleset)
-        if loaded is not None:
-            return loaded.ruleset.rules
-        return self._rulesets(scope_or_ruleset).rules
-
-    async def latest(self, scope: str) -> Outcome:
-        """The scope's most recent game, in progress or ended (until it expires), with no
-        events; an ended game is rebuilt from its log and the snapshot it was played with."""
-        async with self._locks.hold(scope):
-            loaded = await self._active(scope)
-            if loaded is None:
-                stored = await self.store.latest_game(scope)
-                if stored is None:
-                    raise NoGameError(
-                        "There's no game in progress here, and no finished one to look back at."
-                    )
-                loaded = await self._load(stored)
-        return Outcome(loaded.record.id, scope, [], loaded.game, loaded.record.version)
-
-    async def export(self, scope: str) -> str:
-        """The log of the scope's most recent game (in progress or ended) as JSON Lines.
-
-        While a game goes on its log is sealed (:func:`~bot.engine.fairness.sealed`): the seed
-        every roll follows from and the cards nobody has seen are left out, for the host as for
-        anyone, so nobody at the table can work out what comes next. Once it's over, the whole
-        log, seed and salt included, is anyone's to verify.
-
-        The text is built on a thread: a long game's log takes a moment, and every other
-        server's commands wait for the event loop. Under the game's lock only its list of events
-        is copied (events are never changed once logged), so the log written is the game as it
-        stood at that moment, whatever is played meanwhile.
-        """
-        async with self._locks.hold(scope):
-            cached = self._cache.get(scope)
-            if cached is not None:  # only a game in progress is cached
-                events = list(cached.game.events)
-                ended = cached.game.state.phase is Phase.ENDED
-            else:
-                stored = await self.store.latest_game(scope)
-                if stored is None:
-                    raise NoGameError(
-                        "There's no game in progress here, and no finished one to look back at."
-                    )
-                events, ended = stored.events, not stored.record.active
-        return await asyncio.to_thread(_export_text, events, ended)
-
-    async def log(self, scope: str, count: int = 20) -> list[Event]:
-        """The last `count` events of the scope's most recent game, oldest first."""
-        events = await self._latest_events(scope)
-        return events[-count:] if count > 0 else []
 
     async def expire_idle(self) -> int:
         """Delete the games nobody has touched for `idle_days` days; returns how many."""
@@ -525,6 +433,7 @@ class GameService(GuildService):
             cached = self._cache.get(record.scope)
             if cached is not None and cached.record.id == record.id:
                 self._forget(record.scope)
+        self._shelf.drop(record.id for record in gone)
         if gone:
             log.info("expired %d idle games", len(gone))
         return len(gone)
@@ -542,6 +451,7 @@ class GameService(GuildService):
         games = [scope for scope in self._cache if scope.startswith(prefix)]
         for scope in games:
             self._forget(scope)
+        self._shelf.drop_scopes(prefix)
         for scope in [s for s in self._boards if s.startswith(prefix)]:
             del self._boards[scope]
         self._settings.pop(guild, None)
@@ -551,6 +461,7 @@ class GameService(GuildService):
         """Forget every cached game and close the store."""
         self._cache.clear()
         self._frozen.clear()
+        self._shelf.clear()
         await self.store.close()
 
     # -- loading and caching ---------------------------------------------------------------
@@ -566,6 +477,7 @@ class GameService(GuildService):
             return None
         loaded = await self._load(stored)
         self._remember(loaded)
+        self._publish(loaded)
         return loaded
 
     async def _load(self, stored: StoredGame) -> _Loaded:
@@ -584,18 +496,6 @@ class GameService(GuildService):
                 f"game {record.id} is damaged: its log has {game.seq} actions, not {record.version}"
             )
         return _Loaded(record, game, frozen[1])
-
-    async def _latest_events(self, scope: str) -> list[Event]:
-        async with self._locks.hold(scope):
-            cached = self._cache.get(scope)
-            if cached is not None:
-                return list(cached.game.events)
-            stored = await self.store.latest_game(scope)
-        if stored is None:
-            raise NoGameError(
-                "There's no game here (a finished game can be looked at until it expires)."
-            )
-        return stored.events
 
     def _freeze(
         self, loaded: LoadedRuleset, uploads: Mapping[str, str] | None = None
@@ -623,13 +523,44 @@ class GameService(GuildService):
         self._cache[scope] = loaded
         self._cache.move_to_end(scope)
         while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+            self._shelf.retire(self._cache.popitem(last=False)[0])
 
     def _forget(self, scope: str) -> None:
+        """Drop the scope's game from memory: it may be behind the database, or ahead of it
+        (a save that failed may yet have committed), so its published version goes too and
+        readers ask the database. (A game that ended is published again at once.)"""
         self._cache.pop(scope, None)
+        self._shelf.unpublish(scope)
 
+    # -- publishing (see bot.reading) ----------------------------------------------------------
 
-def _export_text(events: list[Event], ended: bool) -> str:
-    """A log as JSON Lines: whole once the game is over, sealed while it goes on."""
-    shown = events if ended else sealed(events)
-    return "".join(dump_event(event) + "\n" for event in shown)
+    def _publish(self, loaded: _Loaded) -> None:
+        """Publish the game as `loaded` holds it (committed): live while this service keeps
+        it to play, else kept among the others."""
+        shown = Published(loaded.record, loaded.game.copy(), loaded.ruleset)
+        if self._cache.get(loaded.record.scope) is loaded:
+            self._shelf.live(shown)
+        else:
+            self._shelf.keep(shown)
+
+    async def _fold(self, stored: StoredGame) -> Published:
+        """A game a reader read from the database, folded and kept on the shelf. A game in
+        progress that nobody here plays right now (not cached, its lock free) is taken into
+        the cache as well, as the game to play: the look a front end takes before an action
+        loads it once for both."""
+        loaded = await self._load(stored)
+        record = loaded.record
+        scope = record.scope
+        shown = Published(record, loaded.game, loaded.ruleset)
+        if (
+            record.active
+            and scope not in self._cache
+            and not self._locks.busy(scope)
+            and shown.newer_than(self._shelf.scope(scope))
+        ):
+            self._remember(loaded)
+            if self._cache.get(scope) is loaded:
+                shown = Published(record, loaded.game.copy(), loaded.ruleset)
+                self._shelf.live(shown)
+                return shown
+        return self._shelf.keep(shown)

@@ -5,9 +5,10 @@ starts `delay` seconds after the action that asked for it, and while it waits or
 further actions only mark it dirty; one more refresh follows with the latest state. A roll, its
 choice and the next turn pressed in quick succession cost one edit, not three: Discord
 rate-limits edits per channel, and every edit costs the bot some work. While players are being
-answered, boards wait for them (at most MAX_LAG seconds). If the message is gone (deleted by
-someone), a new board is posted and remembered in the database, so a restarted bot keeps
-editing the same message.
+answered, boards wait for them (at most MAX_LAG seconds). A board shows the newest version of
+its game that was published (:mod:`bot.reading`), never one whose save is still under way. If
+the message is gone (deleted by someone), a new board is posted and remembered in the
+database, so a restarted bot keeps editing the same message.
 """
 
 from __future__ import annotations
@@ -125,6 +126,11 @@ class BoardKeeper:
                 latest = self._latest.pop(scope, None)
                 if latest is None:
                     break
+                # The newest committed version, as published: the game the service plays may
+                # be in the middle of an action whose save could still fail.
+                shown = self.bot.service.published(scope, latest.game_id)
+                if shown is not None:
+                    latest = _Latest(latest.channel, latest.game_id, shown.game)
                 try:
                     await self._refresh(scope, latest)
                 except discord.HTTPException as error:

@@ -136,6 +136,25 @@ class Game:
         game._count()
         return game
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands: acting on either (undoing included)
+        leaves the other as it was.
+
+        Cheap, for a copy after every action: the log is a new list of the same events (an
+        event never changes once logged) and the state is copied as an action copies it
+        (:meth:`~bot.engine.state.GameState.copy`). The copy keeps no undo checkpoints, so an
+        undo on it folds the log again.
+        """
+        clone = Game.__new__(Game)
+        clone.ruleset = self.ruleset
+        clone.events = list(self.events)
+        clone.state = self.state.copy()
+        clone._checkpoints = []
+        clone._seq = self._seq
+        clone._standing_count = self._standing_count
+        clone._streams = self._streams.copy()
+        return clone
+
     @property
     def seq(self) -> int:
         """The number of actions so far (undone ones included)."""

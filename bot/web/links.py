@@ -9,6 +9,11 @@ kept in memory, are compared in constant time.
 A link shows one game: it outlives restarts of the bot (it is in the database), and dies when
 its links are turned off (`/game link revoke:True`) or its game expires. The console's link is
 kept in memory only and follows whatever game its table plays (:meth:`Links.fixed`).
+
+A link found is taken as working for :data:`FOUND_SECONDS` without asking the database again,
+so a page's reloads and its stream cost one lookup, not one each. Turning links off here
+forgets them at once; turned off by another process sharing the database, a link stops
+opening pages within that time (and its open pages within their next check).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import hmac
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +33,8 @@ from bot.service import GameService
 
 TOKEN_BYTES = 24  # 192 random bits: the issue asks for 128 at least
 MAX_LINKS = 10  # per game: one for each screen or stream a table could want, and a few over
+FOUND_SECONDS = 5.0  # a link found is trusted this long (see the module's notes)
+FOUND_KEPT = 1024  # links remembered as found: far more than are watched at once
 # What a token looks like (token_urlsafe's alphabet); anything else is refused before a lookup.
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 OFF = (
@@ -82,6 +90,7 @@ class Links:
         self._tokens = tokens
         self._clock = clock
         self._fixed: dict[str, Target] = {}
+        self._found: OrderedDict[str, tuple[Target, float]] = OrderedDict()
         self.on_revoke: Callable[[str], None] | None = None  # the page server's, to cut streams
 
     def serve_at(self, base_url: str) -> None:
@@ -118,6 +127,8 @@ class Links:
         outcome = await self.service.current(scope)
         check_page(outcome.game.state, actor, referee=referee, revoke=True)
         count = await self.service.store.revoke_links(outcome.game_id)
+        for digest in [d for d, (t, _) in self._found.items() if t.game_id == outcome.game_id]:
+            del self._found[digest]
         if self.on_revoke is not None:
             self.on_revoke(scope)
         return count
@@ -129,19 +140,35 @@ class Links:
         self._fixed[token_hash(token)] = Target(scope, None)
         return token
 
-    async def find(self, token: str) -> Target | None:
-        """What a token shows, or None: not a token, never made, revoked, or its game gone."""
+    async def find(self, token: str, *, fresh: bool = False) -> Target | None:
+        """What a token shows, or None: not a token, never made, revoked, or its game gone.
+        `fresh` asks the database even if the link was found a moment ago."""
         if not TOKEN_SHAPE.fullmatch(token):
             return None
         digest = token_hash(token)
         for kept, target in self._fixed.items():
             if hmac.compare_digest(kept, digest):
                 return target
+        found = self._found.get(digest)
+        now = time.monotonic()
+        if found is not None and not fresh and now - found[1] < FOUND_SECONDS:
+            return found[0]
         record = await self.service.store.link(digest)
         if record is None:
+            self._found.pop(digest, None)
             return None
-        return Target(record.scope, record.game_id)
+        target = Target(record.scope, record.game_id)
+        self._found[digest] = (target, now)
+        self._found.move_to_end(digest)
+        while len(self._found) > FOUND_KEPT:
+            self._found.popitem(last=False)
+        return target
+
+    def forget(self, token: str) -> None:
+        """A link's game was found gone: the next look at the link asks the database."""
+        self._found.pop(token_hash(token), None)
 
     async def works(self, target: Target, token: str) -> bool:
-        """Whether a link found before still works (it may have been turned off since)."""
-        return target.game_id is None or await self.find(token) is not None
+        """Whether a link found before still works (it may have been turned off since): asks
+        the database."""
+        return target.game_id is None or await self.find(token, fresh=True) is not None

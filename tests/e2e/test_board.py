@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.client.keeper import MAX_LAG
 from tests.e2e.table import Table, board_of, components, is_ephemeral, labels, text_of
 from tests.fakediscord.plugin import aio
 
@@ -152,3 +155,40 @@ async def test_a_thread_keeps_its_own_game_and_board(fake_discord, tmp_path):
         await t.slash("chaos roll", user=t.fake.owner)
         assert (await board_of(t, thread))["embeds"] == there["embeds"]
         assert labels(await board_of(t)) == ["Next turn"]
+
+
+@aio
+async def test_the_board_never_shows_an_action_whose_save_is_under_way(fake_discord, tmp_path):
+    """The board waits for players' answers at most MAX_LAG seconds, then draws: while a save
+    is stalled past that, it draws the version committed before it (what bot.reading
+    publishes), not the game in memory, which that action has already moved."""
+    async with fake_discord, Table.open(fake_discord, tmp_path, board_delay=0.2) as t:
+        owner = t.fake.owner
+        await t.game("classic")
+        await t.settle()
+        store = t.service.store
+        save = store.append_events
+        gate, stalled = asyncio.Event(), asyncio.Event()
+
+        async def slow(*args, **kwargs):
+            if args[1][0]["action"].get("amount") == 5:  # (record, events, ...)
+                stalled.set()
+                await gate.wait()
+            return await save(*args, **kwargs)
+
+        store.append_events = slow  # type: ignore[method-assign]
+        await t.slash("life gain", {"amount": 1}, user=owner)  # its board waits 0.2 s
+        patched = len(t.fake.calls_to("PATCH /channels/*/messages/*"))
+        gaining = asyncio.create_task(t.fake.slash("life gain", {"amount": 5}, user=owner))
+        try:
+            await stalled.wait()
+            async with asyncio.timeout(MAX_LAG + 5):
+                while len(t.fake.calls_to("PATCH /channels/*/messages/*")) == patched:
+                    await asyncio.sleep(0.05)
+            drawn = str(t.fake.calls_to("PATCH /channels/*/messages/*")[patched].json["embeds"])
+            assert "21 life" in drawn
+            assert "26 life" not in drawn
+        finally:
+            gate.set()
+            await gaining
+        assert "26 life" in str((await board_of(t))["embeds"])

@@ -130,9 +130,10 @@ async def check(db: Path | str, acked: dict[int, int], rulesets: dict[str, Rules
             assert plain(again.events) == stored.events, f"game {game_id}: a half-applied action"
             assert again.state == fold(stored.events) == game.state
         for scope, latest in zip(scopes(SCOPE, TABLES), latests, strict=True):
-            after = (await step(GameService(store), scope))[-1]
+            stepped = await step(GameService(store), scope)
+            after = stepped[-1]
             if latest is None:  # killed before this table's first game was saved
-                assert after.version == 1
+                assert [outcome.version for outcome in stepped] == [1, 2]  # started, then acted
             elif after.game_id == latest.record.id:
                 assert after.version == latest.record.version + 1
             else:  # the last game had ended: a new one started

@@ -99,11 +99,14 @@ async def test_a_refused_action_changes_nothing(database: Path | str) -> None:
         with pytest.raises(NotYourTurnError):
             await service.act(SCOPE, RollChaos(actor="bob"))
         now = await service.current(SCOPE)
-        assert now.game is before.game  # still the cached game, untouched
-        assert now.game.events == events
+        assert now.game.events == events  # nothing new published
         assert now.version == before.version
+        after = await service.act(SCOPE, RollChaos(actor="ann"))
+        assert after.game is before.game  # still the cached game, untouched until then
+        assert after.game.events[: len(events)] == events
+        assert after.version == before.version + 1
     async with open_service(database) as service:
-        assert (await service.current(SCOPE)).game.events == events
+        assert (await service.current(SCOPE)).game.events == after.game.events
 
 
 @aio
@@ -121,9 +124,12 @@ async def test_a_failed_save_drops_the_cached_game(database: Path | str) -> None
             await service.act(SCOPE, RollChaos(actor="ann"))
         store.append_events = original  # type: ignore[method-assign]
         now = await service.current(SCOPE)
-        assert now.game is not before.game  # reloaded from the database
         assert now.version == before.version
-        assert (await service.act(SCOPE, RollChaos(actor="ann"))).version == before.version + 1
+        assert now.game.events == before.game.events[: len(now.game.events)]
+        after = await service.act(SCOPE, RollChaos(actor="ann"))
+        assert after.game is not before.game  # the copy that ran ahead of the database is gone
+        assert after.version == before.version + 1
+        assert sum(e["type"] == "action" for e in after.game.events) == after.version
 
 
 # -- versions --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine import actions as a
 from bot.web.links import MAX_LINKS, TooManyLinksError
-from bot.web.server import GONE
+from bot.web.streams import GONE
 from tests.store.helpers import aio
 from tests.web.helpers import SCOPE, begun, serving, stream
 
