@@ -30,6 +30,8 @@ How the contract holds across processes:
   insert its id in ``claims`` carries it out, applied or refused, and answers; another that
   received it too (a shard hand-over) does nothing at all. Claims are unlogged and kept an
   hour.
+* Every connection comes from :mod:`bot.store.pgconnect`, and comes back by itself after the
+  server restarts.
 * Reading a game is one statement too (its row and its log together), so it sees one committed
   state.
 * Expiry deletes snapshots no game uses; a game being created may be about to use one. Creating
@@ -50,7 +52,8 @@ from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.contract import TABLES, Store, flagged
-from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
+from bot.store.pgconnect import open_pool
+from bot.store.pgfailures import explain
 from bot.store.pgguilds import PgGuildStore
 from bot.store.pglinks import PgLinkStore
 from bot.store.pgmigrations import Connection, migrate
@@ -59,7 +62,6 @@ from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_file
 from bot.store.writer import Meanwhile, Results, Writer
 from bot.tables.snapshot import Snapshot
 
-POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
 CLAIMS_KEPT = "1 hour"  # how long a claim on an interaction is kept (see PostgresStore.expire)
 
@@ -153,22 +155,15 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         """Connect to the database at the URL `target` and run any migrations it lacks."""
         url = str(target)
         try:
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=POOL_SIZE,
-                timeout=CONNECT_SECONDS,
-                command_timeout=COMMAND_SECONDS,
-            )
+            pool = await open_pool(url)
         except Exception as error:
-            said = explain(error, url)
-            if said is None:
-                raise
-            raise said from None
+            raise explain(error, url) or error from None
         try:
-            async with pool.acquire() as con:
-                with plainly(url):
-                    ran = await migrate(con)
+            async with pool.acquire() as con:  # the first connection is made here
+                ran = await migrate(con)
+        except Exception as error:
+            await pool.close()
+            raise explain(error, url) or error from None
         except BaseException:
             await pool.close()
             raise
