@@ -13,8 +13,8 @@ How the contract holds across processes:
   DuplicateActionError.
 * Before that, a process claims the interaction (:meth:`PostgresStore.claim`): the first to
   insert its id in ``claims`` carries it out, applied or refused, and answers; another that
-  received it too (a shard hand-over) does nothing at all. Claims are unlogged and kept an
-  hour.
+  received it too (a shard hand-over) does nothing at all, unless the first dies meanwhile
+  (:mod:`bot.store.pgleases`). Claims are unlogged and kept an hour.
 * Every connection comes from :mod:`bot.store.pgconnect`, and comes back by itself after the
   server restarts.
 * Reading a game is one statement too (its row and its log together), so it sees one committed
@@ -40,6 +40,7 @@ from bot.store.pgappend import Cut, PgAppends, game_of, refused, unanswered
 from bot.store.pgconnect import open_pool
 from bot.store.pgfailures import explain
 from bot.store.pgguilds import PgGuildStore
+from bot.store.pgleases import PgLeases
 from bot.store.pglinks import PgLinkStore
 from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
@@ -48,12 +49,11 @@ from bot.store.writer import Writer
 from bot.tables.snapshot import Snapshot
 
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
-CLAIMS_KEPT = "1 hour"  # how long a claim on an interaction is kept (see PostgresStore.expire)
 
 _LOG = "(SELECT array_agg(data ORDER BY pos) FROM events WHERE game_id = g.id)"
 
 
-class PostgresStore(PgAppends, PgGuildStore, PgLinkStore, Store):
+class PostgresStore(PgAppends, PgLeases, PgGuildStore, PgLinkStore, Store):
     """The :class:`~bot.store.contract.Store` on a PostgreSQL database, shared by processes.
 
     Open with ``await Store.open("postgresql://...")``; opening makes a pool of connections and
@@ -88,6 +88,11 @@ class PostgresStore(PgAppends, PgGuildStore, PgLinkStore, Store):
         return store
 
     # -- games -----------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        if not self._closed:
+            await self._end_lease()
+        await super().close()
 
     async def _insert_game(
         self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
@@ -172,13 +177,6 @@ class PostgresStore(PgAppends, PgGuildStore, PgLinkStore, Store):
     async def applied(self, interaction: str) -> bool:
         return bool(await self._rows("SELECT 1 FROM interactions WHERE id = $1", interaction))
 
-    async def claim(self, interaction: str) -> bool:
-        # One statement, committed on its own: the other process must see it at once.
-        rows = await self._rows(
-            "INSERT INTO claims (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1", interaction
-        )
-        return bool(rows)
-
     async def active_game(self, scope: str) -> StoredGame | None:
         return await self._game("WHERE scope = $1 AND active", scope)
 
@@ -217,9 +215,7 @@ class PostgresStore(PgAppends, PgGuildStore, PgLinkStore, Store):
         return [GameTable(r[0], r[1], r[2]) for r in rows]
 
     async def expire(self, before: float) -> list[GameRecord]:
-        # Claims are over once Discord has delivered their interaction (at once, to every
-        # session): an hour is ample, whatever `before` says about games.
-        await self._rows(f"DELETE FROM claims WHERE created < now() - interval '{CLAIMS_KEPT}'")
+        await self.expire_claims()  # an hour is ample for them, whatever `before` says
         async with self._write() as con:
             await con.execute("SELECT pg_advisory_xact_lock($1)", EXPIRY_LOCK)
             rows = await con.fetch(
