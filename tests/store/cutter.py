@@ -65,6 +65,7 @@ class Cutter:
         self._refusing = False
         self._server: asyncio.Server | None = None
         self._links: set[asyncio.Task[None]] = set()
+        self._open: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self.port = 0
 
     @property
@@ -100,8 +101,9 @@ class Cutter:
         cue.done.set()
         if cue.down:
             self._refusing = True
-            for link in list(self._links):
-                link.cancel()
+            for sockets in list(self._open):
+                for writer in sockets:
+                    writer.close()
 
     def refuse(self, refusing: bool = True) -> None:
         """Turn new connections away (as a server that is down), or take them again."""
@@ -115,9 +117,12 @@ class Cutter:
             if self._refusing:
                 return
             up_reader, up_writer = await asyncio.open_connection(self._host, self._port)
+            sockets = (writer, up_writer)
+            self._open.add(sockets)
             try:
                 await self._relay(reader, writer, up_reader, up_writer)
             finally:
+                self._open.discard(sockets)
                 up_writer.close()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
