@@ -43,6 +43,11 @@ class PgDatabase:
     def where(self) -> str:
         return shown(self.url)
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (a task that outlives the store stops on it)."""
+        return self._closed
+
     async def close(self) -> None:
         if not self._closed:
             self._closed = True

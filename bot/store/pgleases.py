@@ -87,10 +87,12 @@ class PgLeases(PgDatabase):
         failing = False
         while True:
             await asyncio.sleep(RENEW_SECONDS)
+            if self.closed:
+                return
             try:
                 await self._rows(_RENEW, self._lease, self.holder, LEASE_SECONDS)
             except StoreError as error:
-                if not failing:
+                if not failing and not self.closed:
                     log.warning("can't renew this process's claims lease: %s", error)
                 failing = True
             except Exception:

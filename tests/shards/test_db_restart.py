@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster import DONE, REFUSED, UNANSWERED, BotProcess, Channel, Cluster, add_channels
+from tests.cluster import DONE, REFUSED, UNANSWERED, BotProcess, Cluster, add_channels
 from tests.e2e.table import text_of
 from tests.fakediscord.schema import JSON
 from tests.fakediscord.server import FakeDiscord
@@ -123,9 +123,7 @@ def test_a_crash_of_the_database_mid_burst_is_answered_truly_and_loses_nothing(
 
 async def _some_answered(fake: FakeDiscord, before: set[str], count: int) -> None:
     await fake.recorder.wait_until(
-        lambda: True
-        if sum(1 for i in list(fake.callbacks) if i not in before) >= count
-        else None,
+        lambda: True if sum(1 for i in list(fake.callbacks) if i not in before) >= count else None,
         BURST_WITHIN,
     )
 
@@ -154,7 +152,3 @@ def test_a_restart_then_sessions_ended_has_every_shard_identify_again(
     tally = check_stored(database, sent)
     assert all(sent[i][1] == DONE for i in after), [sent[i][2] for i in after]
     print(f"restart, then sessions ended: {tally}")
-
-
-def _channels_of(channels: Sequence[Channel]) -> None:  # pragma: no cover
-    pass

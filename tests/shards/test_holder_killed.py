@@ -33,9 +33,9 @@ async def kill_after(fake: FakeDiscord, pid: int, before: set[str], answered: in
     """SIGKILL `pid` once `answered` interactions sent since `before` are answered, from the
     fake's own loop (so no answer slips in between)."""
     await fake.recorder.wait_until(
-        lambda: True
-        if sum(1 for i in list(fake.callbacks) if i not in before) >= answered
-        else None,
+        lambda: (
+            True if sum(1 for i in list(fake.callbacks) if i not in before) >= answered else None
+        ),
         BURST_WITHIN,
     )
     os.kill(pid, signal.SIGKILL)
