@@ -42,6 +42,17 @@ class ConflictError(StoreError):
         super().__init__(message, players=players or message)
 
 
+class InDoubtError(StoreError):
+    """The database went away while an action's commit was on its way, and didn't come back
+    in time to say whether it was kept: the action may or may not have been saved. (When it
+    does answer, the player is told the truth instead: the result, or that it wasn't saved.)"""
+
+    PLAYERS = (
+        "The bot lost touch with its database just as that was being saved, and can't tell yet"
+        " whether it was. Look at the game (`/chaos log`) in a minute before doing it again."
+    )
+
+
 class DuplicateActionError(ChaosError):
     """This interaction was applied already: Discord delivered it twice (to two processes
     during a shard hand-over, say), and the second delivery must change nothing.

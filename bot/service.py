@@ -363,8 +363,15 @@ class GameService(GuildService, GameReading):
         shard hand-over. There the other process's change is exactly why this one refuses
         ("already rolled", "the game changed, try again"), and whichever answer reaches
         Discord first is the one the player reads: it must not tell them to try again what
-        was done (a second try would be applied). One lookup, made only on a refusal."""
+        was done (a second try would be applied). One lookup, made only on a refusal.
+
+        Not for the database's own failures: a save that failed after it was sent was looked
+        up by the store already (:mod:`bot.store.doubt`), and what it says ("not saved", or
+        "can't tell yet") is this process's own action's fate, which must be told, never left
+        to a silence meant for another process's answer."""
         if interaction is None or isinstance(refused, DuplicateActionError):
+            return False
+        if isinstance(refused, StoreError) and not isinstance(refused, ConflictError):
             return False
         try:
             return await self.store.applied(interaction)

@@ -24,6 +24,7 @@ import discord
 from bot.client.board import board_embed
 from bot.client.buttons import steps_view
 from bot.engine.game import Game
+from bot.errors import StoreError
 from bot.store import BoardRecord
 
 if TYPE_CHECKING:
@@ -134,6 +135,8 @@ class BoardKeeper:
                 try:
                     await self._refresh(scope, latest)
                 except discord.HTTPException as error:
+                    log.warning("couldn't update the board in %s: %s", scope, error)
+                except StoreError as error:  # the database's trouble, not a bug: no traceback
                     log.warning("couldn't update the board in %s: %s", scope, error)
                 except Exception:
                     log.exception("the board of %s failed to update", scope)

@@ -12,7 +12,10 @@ of the stdlib connection, in one of them.
 Group commit (:mod:`bot.store.writer`): saves are queued, and the writer hands everything
 queued at that moment to :meth:`Database._commit`, which runs it in one hop, as one transaction
 with one fsync; each save inside it runs in a SAVEPOINT of its own, so one that fails (a version
-conflict, a duplicate interaction) is rolled back alone and the others still commit.
+conflict, a duplicate interaction) is rolled back alone and the others still commit. A batch
+whose transaction fails as a whole (its COMMIT, or an error after which SQLite rolled it all
+back) is not answered with the failure: each save is looked up first, and told the truth
+(:mod:`bot.store.doubt`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -29,11 +33,24 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.errors import StoreError
+from bot.store.doubt import Found, settle
 from bot.store.failures import explain, plainly
 from bot.store.writer import Meanwhile, Results, Writer
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]
+# How a save is looked up after its batch failed (see Database._settle), on the connection's
+# thread: what it finds (bot.store.doubt.Found).
+Check = Callable[[sqlite3.Connection], Found]
+
+
+@dataclass(frozen=True)
+class Save:
+    """A write transaction's work, and how to find out whether it was stored (None: a save
+    that can't tell, which is told its batch's failure)."""
+
+    work: Work
+    stored: Check | None = None
 
 
 class Database:
@@ -48,7 +65,9 @@ class Database:
         self._lock = asyncio.Lock()
         self._closed = False
         # Group commit: every write transaction of _transact is saved by this one writer.
-        self.writer: Writer[Work] = Writer(self._commit, name="sqlite group commit")
+        self.writer: Writer[Save] = Writer(
+            self._commit, name="sqlite group commit", settle=self._settle
+        )
 
     @property
     def where(self) -> str:
@@ -68,7 +87,10 @@ class Database:
             raise StoreError("the database is closed")
 
     async def _transact(
-        self, work: Callable[[sqlite3.Connection], T], meanwhile: Meanwhile = None
+        self,
+        work: Callable[[sqlite3.Connection], T],
+        meanwhile: Meanwhile = None,
+        stored: Check | None = None,
     ) -> T:
         """A write transaction, saved by the writer: `work` runs on the connection's thread in
         a SAVEPOINT of the writer's transaction, and its result comes back once that
@@ -83,14 +105,17 @@ class Database:
         `work` is a plain function of the stdlib connection, written as if it had the
         transaction to itself (it must not BEGIN or COMMIT).
 
+        `stored` finds out whether the work is stored, should its batch fail as a whole: it
+        is then answered with what that says (:meth:`_settle`).
+
         `meanwhile` runs on the loop while the transaction's COMMIT waits for the disk.
         Cancelled, it is dropped if it is still queued, and otherwise waits for its batch to
         end (see :mod:`bot.store.writer`).
         """
         self._check_open()
-        return cast(T, await self.writer.save(work, meanwhile))
+        return cast(T, await self.writer.save(Save(work, stored), meanwhile))
 
-    async def _commit(self, works: list[Work], meanwhile: Meanwhile) -> Results:
+    async def _commit(self, saves: list[Save], meanwhile: Meanwhile) -> Results:
         """One batch, as one transaction on the connection's thread (see :func:`_in_batch`),
         holding the store's lock; each save's failure as :func:`~bot.store.failures.plainly`
         says it. `meanwhile` is handed to the loop just before the COMMIT: the fsync releases
@@ -106,10 +131,27 @@ class Database:
         """
         hop = cast(Callable[[Callable[[], Results]], Awaitable[Results]], self._db._execute)
         signal = None if meanwhile is None else _signal(asyncio.get_running_loop(), meanwhile)
+        works = [save.work for save in saves]
         async with self._lock:
-            with plainly(self.path):
-                results = await hop(partial(_in_batch, self._native, works, signal))
+            results = await hop(partial(_in_batch, self._native, works, signal))
         return [(ok, value if ok else _plain(value, self.path)) for ok, value in results]
+
+    async def _settle(self, saves: list[Save], failed: Exception) -> Results:
+        """The answers of a batch whose transaction failed as a whole with `failed`: SQLite
+        may report an error at a COMMIT that was kept (an I/O error, a full disk, a lock),
+        so each save is looked up (in a read of its own, on the connection's thread) before
+        it is told; see :mod:`bot.store.doubt`."""
+        hop = cast(Callable[[Callable[[], list[Found]]], Awaitable[list[Found]]], self._db._execute)
+        checks = [save.stored for save in saves]
+
+        async def look() -> list[Found]:
+            async with self._lock:
+                return await hop(partial(_look_up, self._native, checks))
+
+        def unanswered(error: BaseException) -> bool:
+            return isinstance(error, sqlite3.Error)
+
+        return await settle(look, len(saves), _plain(failed, self.path), unanswered, self.where)
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -202,6 +244,17 @@ def _signal(loop: asyncio.AbstractEventLoop, meanwhile: Callable[[], None]) -> C
             loop.call_soon_threadsafe(meanwhile)
 
     return signal
+
+
+def _look_up(db: sqlite3.Connection, checks: list[Check | None]) -> list[Found]:
+    """What each of `checks` finds, in one read transaction (a save without one: not found)."""
+    if db.in_transaction:  # whatever a failed COMMIT left open
+        db.execute("ROLLBACK")
+    db.execute("BEGIN")
+    try:
+        return [None if check is None else check(db) for check in checks]
+    finally:
+        db.execute("ROLLBACK")
 
 
 def _in_batch(

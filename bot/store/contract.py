@@ -225,8 +225,9 @@ class Store(ABC):
         another process)."""
 
     async def claim(self, interaction: str) -> bool:
-        """Claim an interaction for this process: True if no process claimed it before, False
-        if another did (it carries the interaction out and answers it; see
+        """Claim an interaction for this process: True if this process has it now (no other
+        claimed it, this one did before, or the one that did has died), False if another
+        live process has it (it carries the interaction out and answers it; see
         :meth:`bot.service.GameService.claim`). Made before anything else is done for it.
 
         A SQLite file has a single bot process, so there is nothing to claim: always True

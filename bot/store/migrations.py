@@ -164,6 +164,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX web_links_game ON web_links(game_id)",
         ),
     ),
+    Migration(
+        7,
+        "leases: a claim on an interaction dies with the process that made it",
+        # PostgreSQL's alone, like the claims of migration 5 (see bot.store.pgleases).
+        (),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

@@ -97,8 +97,14 @@ def explain(error: BaseException, url: str) -> StoreError | None:
         | asyncpg.ConnectionFailureError,
     ):
         return StoreError(
-            f"the connection to {where} was lost ({error}): the server stopped or restarted."
-            " The last action may not have been saved; try again once it is back.",
+            f"the connection to {where} was lost ({error}): the server stopped or restarted.",
+            players=_BUSY,
+        )
+    if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
+        # asyncpg's word for a connection the server cut earlier ("connection is closed"):
+        # found out on the next use, as the connection is gone by then.
+        return StoreError(
+            f"the connection to {where} was lost ({error}): the server stopped or restarted.",
             players=_BUSY,
         )
     if isinstance(error, socket.gaierror):

@@ -5,7 +5,8 @@ Migration *n* here makes the same tables and columns as migration *n* of
 report the same schema number); only the types are PostgreSQL's own: ``BIGINT`` ids made by an
 identity, ``BOOLEAN`` flags, ``DOUBLE PRECISION`` times. One table is PostgreSQL's alone: the
 ``claims`` of migration 5, by which processes sharing a shard agree which one answers an
-interaction (a SQLite file has one process; ``db copy`` leaves claims behind).
+interaction, and the ``leases`` of migration 7 that tie each claim to its process's life (a
+SQLite file has one process; ``db copy`` leaves both behind).
 
 Several processes may start at once against one database. Each migration runs in its own
 transaction holding ``pg_advisory_xact_lock(MIGRATION_LOCK)``, and looks again at what has been
@@ -156,6 +157,21 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
                 created DOUBLE PRECISION NOT NULL
             )""",
             "CREATE INDEX web_links_game ON web_links(game_id)",
+        ),
+    ),
+    Migration(
+        7,
+        MIGRATIONS[6].name,
+        (
+            # Each process that claims interactions keeps a lease here, renewed every second;
+            # a claim names its process's lease, and one whose lease expired can be taken
+            # over (bot.store.pgleases). Unlogged, like claims: a crash empties both.
+            """CREATE UNLOGGED TABLE leases (
+                id TEXT PRIMARY KEY,
+                holder TEXT NOT NULL,
+                expires TIMESTAMPTZ NOT NULL
+            )""",
+            "ALTER TABLE claims ADD COLUMN lease TEXT",
         ),
     ),
 )

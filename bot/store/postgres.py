@@ -7,29 +7,16 @@ statement or transaction runs on a connection nobody else is using.
 
 How the contract holds across processes:
 
-* Appending an action is **one statement**: a data-modifying ``WITH`` that moves the game's
-  version from the one its writer read to the next, inserts the events, and records the
-  interaction. One statement is atomic by itself (no BEGIN/COMMIT round trips), and
-  acknowledged means committed (``synchronous_commit`` is on by default). A concurrent writer
-  of the same game waits for the row lock, then finds the version moved and matches no row:
-  ConflictError, and nothing written.
-* **Batched:** appends are queued, and one writer task sends whatever is queued as one such
-  statement for all of them (:data:`_APPEND_BATCH`): one round trip and one commit, whose WAL
-  flush is one fsync, for a burst's worth of actions (group commit, as SQLite's writer does).
-  Each append still stands or falls alone: the statement moves only the games whose version
-  is still the one read, logs only their events, and reports which moved; one whose
-  interaction was stored before moves nothing. Each caller hears its own answer once the
-  statement has committed. A batch holds at most one append per game (a second waits for the
-  next batch), and should a batch break a unique key after all (two processes storing one
-  interaction at the same moment) or deadlock with another process's batch (both moving the
-  same games, in another order), its appends are made again one by one, so only the
-  offending one is refused.
+* Appending an action is one statement, batched with others by a writer task, and never
+  answered by a guess when its connection is cut: see :mod:`bot.store.pgappend`.
 * The interaction id is a primary key, so a second delivery raises a unique violation, which is
   DuplicateActionError.
 * Before that, a process claims the interaction (:meth:`PostgresStore.claim`): the first to
   insert its id in ``claims`` carries it out, applied or refused, and answers; another that
-  received it too (a shard hand-over) does nothing at all. Claims are unlogged and kept an
-  hour.
+  received it too (a shard hand-over) does nothing at all, unless the first dies meanwhile
+  (:mod:`bot.store.pgleases`). Claims are unlogged and kept an hour.
+* Every connection comes from :mod:`bot.store.pgconnect`, and comes back by itself after the
+  server restarts.
 * Reading a game is one statement too (its row and its log together), so it sees one committed
   state.
 * Expiry deletes snapshots no game uses; a game being created may be about to use one. Creating
@@ -40,104 +27,33 @@ How the contract holds across processes:
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
 import asyncpg
 
-from bot.engine.errors import ChaosError
 from bot.engine.events import Event
-from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
+from bot.errors import DuplicateActionError, GameExistsError
 from bot.store.contract import TABLES, Store, flagged
-from bot.store.pgfailures import COMMAND_SECONDS, CONNECT_SECONDS, explain, plainly
+from bot.store.doubt import Found, settle
+from bot.store.pgappend import Cut, PgAppends, game_of, refused, unanswered
+from bot.store.pgconnect import open_pool
+from bot.store.pgfailures import explain
 from bot.store.pgguilds import PgGuildStore
+from bot.store.pgleases import PgLeases
 from bot.store.pglinks import PgLinkStore
 from bot.store.pgmigrations import Connection, migrate
 from bot.store.records import GameRecord, GameTable, StoredGame
 from bot.store.rows import GAME_COLUMNS, Log, decode, game_record, snapshot_files, snapshot_from
-from bot.store.writer import Meanwhile, Results, Writer
+from bot.store.writer import Writer
 from bot.tables.snapshot import Snapshot
 
-POOL_SIZE = 10  # connections per process: far more than one process's event loop keeps busy
 EXPIRY_LOCK = 0x6368616F73657870  # "chaosexp": creating shares it, expiring holds it alone
-CLAIMS_KEPT = "1 hour"  # how long a claim on an interaction is kept (see PostgresStore.expire)
 
 _LOG = "(SELECT array_agg(data ORDER BY pos) FROM events WHERE game_id = g.id)"
 
-_APPEND = """
-WITH moved AS (
-    UPDATE games SET version = $3, updated = $4, ended = $5, active = $6
-    WHERE id = $1 AND version = $2 RETURNING id
-), logged AS (
-    INSERT INTO events (game_id, pos, action, data)
-    SELECT moved.id, e.pos, e.action, e.data
-    FROM moved, unnest($7::integer[], $8::integer[], $9::text[]) AS e(pos, action, data)
-), asked AS (
-    INSERT INTO interactions (id, game_id, version, created)
-    SELECT $10, moved.id, $3, $4 FROM moved WHERE $10::text IS NOT NULL
-)
-SELECT count(*) FROM moved
-"""
 
-
-# Many appends (see _APPEND) in one statement: $1–$7 are one element per append (game id, the
-# version read and the new one, updated, ended, active, interaction), $8–$11 one per event (the
-# append it belongs to, by its place in the batch, then pos, action, data). Returns the places
-# of the appends applied and of those refused because their interaction was stored before; the
-# others found their game moved (a conflict).
-_APPEND_BATCH = """
-WITH batch AS (
-    SELECT * FROM unnest(
-        $1::bigint[], $2::integer[], $3::integer[], $4::double precision[],
-        $5::double precision[], $6::boolean[], $7::text[]
-    ) WITH ORDINALITY AS b(id, old, new, updated, ended, active, interaction, place)
-), fresh AS (
-    SELECT * FROM batch WHERE interaction IS NULL
-        OR NOT EXISTS (SELECT 1 FROM interactions i WHERE i.id = batch.interaction)
-), moved AS (
-    UPDATE games g SET version = f.new, updated = f.updated, ended = f.ended, active = f.active
-    FROM fresh f WHERE g.id = f.id AND g.version = f.old
-    RETURNING f.place, f.id, f.new, f.updated, f.interaction
-), logged AS (
-    INSERT INTO events (game_id, pos, action, data)
-    SELECT m.id, e.pos, e.action, e.data
-    FROM moved m JOIN unnest($8::bigint[], $9::integer[], $10::integer[], $11::text[])
-        AS e(place, pos, action, data) ON e.place = m.place
-), asked AS (
-    INSERT INTO interactions (id, game_id, version, created)
-    SELECT m.interaction, m.id, m.new, m.updated FROM moved m WHERE m.interaction IS NOT NULL
-)
-SELECT (SELECT coalesce(array_agg(place), '{}') FROM moved) AS moved,
-       (SELECT coalesce(array_agg(place), '{}') FROM batch
-        WHERE place NOT IN (SELECT place FROM fresh)) AS stored_before
-"""
-
-
-@dataclass(frozen=True)
-class _Append:
-    """One append (see :meth:`PostgresStore._append`), as the writer queues it."""
-
-    game: GameRecord
-    moved: GameRecord
-    log: Log
-    interaction: str | None
-
-
-def _game_of(append: _Append) -> int:
-    """An append's game: a batch holds at most one append per game."""
-    return append.game.id
-
-
-def _refused(error: asyncpg.UniqueViolationError, otherwise: ChaosError) -> ChaosError:
-    """What a unique key a write broke means: the interaction was stored before (its primary
-    key), or else `otherwise` (another game in progress in the scope, another save first)."""
-    if error.constraint_name == "interactions_pkey":
-        return DuplicateActionError(DuplicateActionError.SAID)
-    return otherwise
-
-
-class PostgresStore(PgGuildStore, PgLinkStore, Store):
+class PostgresStore(PgAppends, PgLeases, PgGuildStore, PgLinkStore, Store):
     """The :class:`~bot.store.contract.Store` on a PostgreSQL database, shared by processes.
 
     Open with ``await Store.open("postgresql://...")``; opening makes a pool of connections and
@@ -146,29 +62,24 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         super().__init__(pool, url)
-        self.writer = Writer(self._commit, name="postgres group commit", key=_game_of)
+        self.writer = Writer(
+            self._commit, name="postgres group commit", key=game_of, settle=self._settle
+        )
 
     @classmethod
     async def open(cls, target: Path | str) -> Self:
         """Connect to the database at the URL `target` and run any migrations it lacks."""
         url = str(target)
         try:
-            pool = await asyncpg.create_pool(
-                url,
-                min_size=1,
-                max_size=POOL_SIZE,
-                timeout=CONNECT_SECONDS,
-                command_timeout=COMMAND_SECONDS,
-            )
+            pool = await open_pool(url)
         except Exception as error:
-            said = explain(error, url)
-            if said is None:
-                raise
-            raise said from None
+            raise explain(error, url) or error from None
         try:
-            async with pool.acquire() as con:
-                with plainly(url):
-                    ran = await migrate(con)
+            async with pool.acquire() as con:  # the first connection is made here
+                ran = await migrate(con)
+        except Exception as error:
+            await pool.close()
+            raise explain(error, url) or error from None
         except BaseException:
             await pool.close()
             raise
@@ -178,11 +89,48 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
 
     # -- games -----------------------------------------------------------------------------
 
+    async def close(self) -> None:
+        if not self._closed:
+            await self._end_lease()
+        await super().close()
+
     async def _insert_game(
         self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
     ) -> int:
+        """One transaction (see :meth:`Store.create_game`); if its connection is cut while
+        the server has it, the game is looked up before anyone is told (as appends are, see
+        :mod:`bot.store.pgappend`): found by its scope, creation time and snapshot."""
         try:
-            async with self._write() as con:
+            return await self._insert(game, snapshot, log, interaction)
+        except Cut as cut:
+            failed, pid = cut.said, cut.pid
+
+            async def look() -> list[Found]:
+                async with self._connection() as con:
+                    await self._end_backend(con, pid)
+                    async with con.transaction():
+                        # Every creation holds this lock shared until it ends: once held
+                        # alone, the one in doubt is over (see pgappend._WAIT_FOR_WRITER).
+                        await con.execute("SELECT pg_advisory_xact_lock($1)", EXPIRY_LOCK)
+                        made = await con.fetchval(
+                            "SELECT id FROM games"
+                            " WHERE scope = $1 AND created = $2 AND snapshot = $3",
+                            game.scope,
+                            game.created,
+                            game.snapshot,
+                        )
+                return [None if made is None else (True, int(made))]
+
+            [(ok, answer)] = await settle(look, 1, failed, unanswered, self.where)
+            if not ok:
+                raise answer from None
+            return int(answer)
+
+    async def _insert(
+        self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
+    ) -> int:
+        try:
+            async with self._sending() as con, con.transaction():
                 await con.execute("SELECT pg_advisory_xact_lock_shared($1)", EXPIRY_LOCK)
                 if interaction is not None and await con.fetchval(
                     "SELECT 1 FROM interactions WHERE id = $1", interaction
@@ -217,100 +165,10 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
                         game.created,
                     )
         except asyncpg.UniqueViolationError as error:
-            raise _refused(
+            raise refused(
                 error, GameExistsError("There's already a game in progress here.")
             ) from None
         return game_id
-
-    async def _append(
-        self,
-        game: GameRecord,
-        moved: GameRecord,
-        log: Log,
-        interaction: str | None,
-        meanwhile: Meanwhile = None,
-    ) -> None:
-        """Queue the append for the writer (see the module's notes) and wait for its answer
-        (:mod:`bot.store.writer`)."""
-        if self._closed:
-            raise StoreError("the database is closed")
-        await self.writer.save(_Append(game, moved, log, interaction), meanwhile)
-
-    async def _commit(self, batch: list[_Append], meanwhile: Meanwhile) -> Results:
-        """One batch, as one statement (or, should it break a key or deadlock, one per
-        append): each append's refusal, or its success. `meanwhile` runs at this task's first
-        wait, which is for the server's answer once a connection is free."""
-        if meanwhile is not None:
-            asyncio.get_running_loop().call_soon(meanwhile)
-        try:
-            if len(batch) == 1:
-                answers: list[BaseException | None] = [await self._append_one(batch[0])]
-            else:
-                answers = await self._append_many(batch)
-        except (asyncpg.UniqueViolationError, asyncpg.DeadlockDetectedError):
-            # Two processes storing one interaction at once, or moving the same games in
-            # another order (a shard hand-over): one by one, a single row each, the offender
-            # alone is refused.
-            answers = [await self._append_one(append) for append in batch]
-        return [(True, None) if answer is None else (False, answer) for answer in answers]
-
-    async def _append_many(self, batch: list[_Append]) -> list[BaseException | None]:
-        places, positions, numbers, data = [], [], [], []
-        for place, append in enumerate(batch, start=1):
-            log = append.log
-            places += [place] * len(log.positions)
-            positions += log.positions
-            numbers += log.actions
-            data += log.data
-        async with self._connection() as con:
-            row = await con.fetchrow(
-                _APPEND_BATCH,
-                [a.game.id for a in batch],
-                [a.game.version for a in batch],
-                [a.moved.version for a in batch],
-                [a.moved.updated for a in batch],
-                [a.moved.ended for a in batch],
-                [a.moved.active for a in batch],
-                [a.interaction for a in batch],
-                places,
-                positions,
-                numbers,
-                data,
-            )
-        assert row is not None
-        moved, before = set(row["moved"]), set(row["stored_before"])
-        return [
-            None
-            if place in moved
-            else DuplicateActionError(DuplicateActionError.SAID)
-            if place in before
-            else ConflictError(ConflictError.SAID)
-            for place in range(1, len(batch) + 1)
-        ]
-
-    async def _append_one(self, append: _Append) -> BaseException | None:
-        """One append alone, as one statement (:data:`_APPEND`); its refusal, or None."""
-        game, moved, log = append.game, append.moved, append.log
-        try:
-            async with self._connection() as con:
-                count = await con.fetchval(
-                    _APPEND,
-                    game.id,
-                    game.version,
-                    moved.version,
-                    moved.updated,
-                    moved.ended,
-                    moved.active,
-                    log.positions,
-                    log.actions,
-                    log.data,
-                    append.interaction,
-                )
-        except asyncpg.UniqueViolationError as error:
-            return _refused(error, ConflictError(ConflictError.SAID))
-        except Exception as failed:
-            return failed
-        return None if count == 1 else ConflictError(ConflictError.SAID)
 
     async def version(self, game_id: int) -> int | None:
         rows = await self._rows("SELECT version FROM games WHERE id = $1", game_id)
@@ -318,13 +176,6 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
 
     async def applied(self, interaction: str) -> bool:
         return bool(await self._rows("SELECT 1 FROM interactions WHERE id = $1", interaction))
-
-    async def claim(self, interaction: str) -> bool:
-        # One statement, committed on its own: the other process must see it at once.
-        rows = await self._rows(
-            "INSERT INTO claims (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING 1", interaction
-        )
-        return bool(rows)
 
     async def active_game(self, scope: str) -> StoredGame | None:
         return await self._game("WHERE scope = $1 AND active", scope)
@@ -364,9 +215,7 @@ class PostgresStore(PgGuildStore, PgLinkStore, Store):
         return [GameTable(r[0], r[1], r[2]) for r in rows]
 
     async def expire(self, before: float) -> list[GameRecord]:
-        # Claims are over once Discord has delivered their interaction (at once, to every
-        # session): an hour is ample, whatever `before` says about games.
-        await self._rows(f"DELETE FROM claims WHERE created < now() - interval '{CLAIMS_KEPT}'")
+        await self.expire_claims()  # an hour is ample for them, whatever `before` says
         async with self._write() as con:
             await con.execute("SELECT pg_advisory_xact_lock($1)", EXPIRY_LOCK)
             rows = await con.fetch(

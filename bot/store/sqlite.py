@@ -35,6 +35,7 @@ from bot.engine.events import Event
 from bot.errors import ConflictError, DuplicateActionError, GameExistsError, StoreError
 from bot.store.boards import BoardStore
 from bot.store.contract import TABLES, Store, flagged
+from bot.store.doubt import Found
 from bot.store.failures import BUSY_SECONDS, explain
 from bot.store.guilds import GuildStore
 from bot.store.links import LinkStore
@@ -128,7 +129,10 @@ class SQLiteStore(GuildStore, BoardStore, LinkStore, Store):
     async def _insert_game(
         self, game: GameRecord, snapshot: Snapshot, log: Log, interaction: str | None
     ) -> int:
-        return await self._transact(partial(save_game, game, snapshot, log, interaction))
+        return await self._transact(
+            partial(save_game, game, snapshot, log, interaction),
+            stored=partial(game_stored, game),
+        )
 
     async def _append(
         self,
@@ -139,7 +143,11 @@ class SQLiteStore(GuildStore, BoardStore, LinkStore, Store):
         meanwhile: Meanwhile = None,
     ) -> None:
         rows = log.rows(game.id)
-        await self._transact(partial(save_action, game, moved, rows, interaction), meanwhile)
+        await self._transact(
+            partial(save_action, game, moved, rows, interaction),
+            meanwhile,
+            stored=partial(action_stored, game, moved, rows, interaction),
+        )
 
     async def active_game(self, scope: str) -> StoredGame | None:
         """The game in progress in `scope`, with its log; None if there is none."""
@@ -337,3 +345,40 @@ def save_action(
     if cursor.rowcount != 1:
         raise ConflictError(ConflictError.SAID)
     db.executemany(INSERT_EVENTS, events)
+
+
+def game_stored(game: GameRecord, db: sqlite3.Connection) -> Found:
+    """Whether :func:`save_game` stored `game` after all (its batch failed as a whole): the
+    game of its scope made at its very time, with its snapshot. Its id if so."""
+    row = db.execute(
+        "SELECT id FROM games WHERE scope = ? AND created = ? AND snapshot = ?",
+        (game.scope, game.created, game.snapshot),
+    ).fetchone()
+    return None if row is None else (True, int(row[0]))
+
+
+def action_stored(
+    game: GameRecord,
+    moved: GameRecord,
+    events: list[tuple[int, int, int, str]],
+    interaction: str | None,
+    db: sqlite3.Connection,
+) -> Found:
+    """Whether :func:`save_action` stored its action after all (its batch failed as a whole):
+    its interaction, stored with the version the action made, or without one, its events at
+    their positions (the dice are in them)."""
+    if interaction is not None:
+        row = db.execute(
+            "SELECT game_id, version FROM interactions WHERE id = ?", (interaction,)
+        ).fetchone()
+        if row is None:
+            return None
+        if (row[0], row[1]) == (game.id, moved.version):
+            return (True, None)
+        return (False, DuplicateActionError(DuplicateActionError.SAID))
+    first, count = events[0][1], len(events)
+    stored = db.execute(
+        "SELECT data FROM events WHERE game_id = ? AND pos >= ? AND pos < ? ORDER BY pos",
+        (game.id, first, first + count),
+    ).fetchall()
+    return (True, None) if [r[0] for r in stored] == [e[3] for e in events] else None

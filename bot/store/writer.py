@@ -16,10 +16,11 @@ idle; nothing it does is used unless the save succeeds. It runs at most once, an
 for a save whose caller gave up.
 
 Each caller hears its own answer, and only once the batch holding it has committed. A failure
-of the whole commit is every save's answer. Cancelled while queued, a save is dropped; cancelled
-once sent, its caller waits for the batch to end before giving up, so whoever reads the game
-next (the service reloads it after a cancellation) reads it with or without the save, never
-before a commit still on its way.
+of the whole commit goes to the backend's `settle`, which finds out what became of each save
+(a commit can fail after the write: :mod:`bot.store.doubt`) and answers each one with that.
+Cancelled while queued, a save is dropped; cancelled once sent, its caller waits for the
+batch to end before giving up, so whoever reads the game next (the service reloads it after
+a cancellation) reads it with or without the save, never before a commit still on its way.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ P = TypeVar("P")
 Results = list[tuple[bool, Any]]
 # Work for the loop while a batch commits (see the module's notes); None if there is none.
 Meanwhile = Callable[[], None] | None
+# Each save's answer once a batch's commit failed as a whole (with the exception given).
+Settle = Callable[[list[P], Exception], Awaitable[Results]]
 
 
 @dataclass(eq=False)
@@ -58,6 +61,8 @@ class Writer(Generic[P]):
     is also given the batch's :data:`Meanwhile`, to call (on the loop's thread) once only the
     commit is left to wait for.
     `key`, if given, keeps saves with the same key (the same game) in different batches.
+    `settle` answers the saves of a batch whose commit raised (see the module's notes); it
+    must not raise. Without it, the failure is every save's answer.
     """
 
     def __init__(
@@ -66,8 +71,10 @@ class Writer(Generic[P]):
         *,
         name: str,
         key: Callable[[P], Hashable] | None = None,
+        settle: Settle[P] | None = None,
     ) -> None:
         self._commit = commit
+        self._settle = settle
         self._name = name
         self._key = key
         self._queue: list[_Pending[P]] = []
@@ -135,10 +142,11 @@ class Writer(Generic[P]):
         meanwhile = None
         if any(pending.meanwhile is not None for pending in batch):
             meanwhile = partial(_meanwhile, batch)
+        whats = [pending.what for pending in batch]
         try:
-            results = await self._commit([pending.what for pending in batch], meanwhile)
-        except Exception as failed:  # the whole commit: every save's answer
-            results = [(False, failed)] * len(batch)
+            results = await self._commit(whats, meanwhile)
+        except Exception as failed:  # the whole commit: what became of each save?
+            results = await self._settled(whats, failed)
         else:
             if self.batches is not None:
                 self.batches.append(len(batch))
@@ -153,6 +161,14 @@ class Writer(Generic[P]):
                 pending.done.set_result(value)
             else:
                 pending.done.set_exception(value)
+
+    async def _settled(self, whats: list[P], failed: Exception) -> Results:
+        if self._settle is not None:
+            try:
+                return await self._settle(whats, failed)
+            except Exception:  # a bug of ours: logged, and the failure is the answer
+                log.exception("finding out what became of a failed batch failed")
+        return [(False, failed)] * len(whats)
 
 
 def _meanwhile(batch: list[_Pending[Any]]) -> None:

@@ -231,7 +231,11 @@ class Gateway:
                 continue
             if wanted is not None and not session.intents & wanted:
                 continue
-            await self.send(session, {"op": 0, "t": event, "d": data})
+            try:
+                await self.send(session, {"op": 0, "t": event, "d": data})
+            except (RuntimeError, ConnectionError):
+                # A session whose process just died: Discord still delivers to the others.
+                continue
             sent += 1
         return sent
 
@@ -241,6 +245,18 @@ class Gateway:
         self._connected.clear()
         for session in self.live_sessions():
             await self.send(session, {"op": 7, "d": None})
+
+    async def invalidate_sessions(self) -> int:
+        """Discord ends every session, as it does now and then: op 7 RECONNECT to each live
+        one, whose RESUME is then refused (op 9, ``d: false``), so each shard must IDENTIFY
+        afresh. Returns how many sessions were ended."""
+        assert self._connected is not None
+        live = self.live_sessions()
+        self.sessions.clear()  # a RESUME finds none: refused
+        self._connected.clear()
+        for session in live:
+            await self.send(session, {"op": 7, "d": None})
+        return len(live)
 
     # -- receiving --------------------------------------------------------------------------------
 

@@ -137,8 +137,10 @@ async def test_both_backends_have_the_same_tables_and_columns(
             table: tuple(c[1] for c in db.execute(f"PRAGMA table_info({table})"))
             for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-    # Claims are PostgreSQL's alone: processes sharing a shard agree there who answers.
-    assert postgres.pop("claims") == ("id", "created")
+    # Claims and leases are PostgreSQL's alone: processes sharing a shard agree there who
+    # answers, and for how long a claim stands.
+    assert postgres.pop("claims") == ("id", "created", "lease")
+    assert postgres.pop("leases") == ("id", "holder", "expires")
     assert postgres == sqlite
     # ...and db copy moves every column of every table (named, so their order needn't match).
     assert {t: set(c) for t, c in sqlite.items() if t != "migrations"} == {
