@@ -16,6 +16,7 @@ from bot.engine.model import (
     ChaosSource,
     Entry,
     PlayerId,
+    StartRoll,
     TableId,
 )
 from bot.engine.offers import offer_reason, offered_to, take_offer, waiting_offer
@@ -185,6 +186,16 @@ def record(
     return item
 
 
+def _on_the_global(ctx: Context, roll: Roll) -> bool:
+    """A roll actually made on the Global list of a ruleset whose Global is rolled."""
+    rules = ctx.ruleset
+    return (
+        rules.start is StartRoll.GLOBAL
+        and roll["table"] == rules.start_table
+        and not roll["ignored"]
+    )
+
+
 def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
     """Each roll of a resolution, what each honoured one does, and how the resolution ended."""
     root = resolution.steps[0].roll if resolution.steps else None
@@ -192,6 +203,12 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
     # them, so an effect never shares an id with a roll that is emitted later.
     first_id = max((step.roll["id"] for step in resolution.steps), default=0) + 1
     for step in resolution.steps:
+        if _on_the_global(ctx, step.roll):
+            # Seed 001: a player who would roll on Global first removes the current Global,
+            # whatever the roll then gives (another roll on Global, or no Global at all).
+            for effect in list(ctx.state.effects.values()):
+                if effect.kind == "global":
+                    end_effect(ctx, effect.id, "a new Global is rolled", {"item": item})
         ctx.emit(step.roll)
         if step.honoured:
             apply_entry(ctx, step.entry, step.roll, item, first_id=first_id)
