@@ -86,6 +86,11 @@ def _spend(ctx: Context, token: Token) -> StackItem:
     target = ctx.state.live_item()
     if target is None:
         raise RulesError(f"there's no roll on the stack this turn for a {token.label}")
+    if token is Token.COUNTER and target.spite and target.table in ctx.ruleset.decks:
+        # Seed 002: a Chaos card played as a spite can't be countered.
+        raise RulesError(
+            f"R{target.id} was played as a spite, and a card played as a spite can't be countered"
+        )
     ctx.emit(
         {
             "type": "tokens",
