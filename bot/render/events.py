@@ -72,6 +72,7 @@ class _Tree:
 _UNDER_A_ROLL = frozenset(
     {
         "effect_started",
+        "effect_ended",
         "tokens",
         "list_changed",
         "life",

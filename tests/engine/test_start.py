@@ -160,7 +160,8 @@ def test_lists_rolling_global_again_first_removes_the_old_one(again: Any, seed: 
     assert ended[0]["reason"] == "a new Global is rolled"
     starts = [i for i, e in enumerate(events) if e["type"] == "effect_started"]
     first_roll = next(i for i, e in enumerate(events) if e["type"] == "roll")
-    assert events.index(ended[0]) < first_roll < starts[-1]  # removed before the roll is made
+    # Logged under the roll's line, before anything the roll does.
+    assert first_roll < events.index(ended[0]) < starts[-1]
     (new,) = globals_in_play(game)
     assert new.id == events[starts[-1]]["id"]  # type: ignore[typeddict-item]
     assert new.id != old.id
