@@ -66,8 +66,9 @@ async def noop(interaction: Any, typed: str) -> list[Choice]:
     return []
 
 
-def interaction(bot: ChaosBot, fake: FakeDiscord, channel: str, path: str, option: str,
-                others: dict[str, str]) -> Any:  # fmt: skip
+def interaction(
+    bot: ChaosBot, fake: FakeDiscord, channel: str, path: str, option: str, others: dict[str, str]
+) -> Any:
     """What an autocomplete callback reads of discord.py's interaction."""
     names = path.split()
     options: list[dict[str, Any]] = [{"name": option, "type": 3, "value": "", "focused": True}]
@@ -91,7 +92,9 @@ async def loop_time(callback: Any, typing: Any, typed: str) -> float:
     return time.thread_time() - started
 
 
-async def per_call(t: Table, channel: str, others: dict[str, str], repeat: int) -> dict[str, list[float]]:  # fmt: skip
+async def per_call(
+    t: Table, channel: str, others: dict[str, str], repeat: int
+) -> dict[str, list[float]]:
     found: dict[str, list[float]] = {}
     for path, option, callback, names in autocompletes(t.bot.tree):
         given = {n: v for n, v in others.items() if n in names and n != option}
@@ -203,8 +206,11 @@ def ms(value: float) -> str:
 
 def report(found: dict[str, Any], floods: int) -> bool:
     ok = True
-    for name, runs in (("bundled tables (lists)", found["bundled"]),
-                       ("largest uploads (lists + 2 x 256 KB)", found["largest"])):  # fmt: skip
+    runs_by = (
+        ("bundled tables (lists)", found["bundled"]),
+        ("largest uploads (lists + 2 x 256 KB)", found["largest"]),
+    )
+    for name, runs in runs_by:
         base = quantile(runs["(baseline: a no-op autocomplete)"], 0.5)
         print(f"Autocomplete loop time per call, {name}:")
         print(f"    {'callback (command option)':52} {'p50':>9} {'p99':>9} {'max':>9}  x no-op")
