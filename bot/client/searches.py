@@ -6,8 +6,9 @@ tables, and an uploaded table can be as large as the upload limits allow. On the
 held up every server. Here it runs on one thread:
 
 * each ruleset's search index is built once, on that thread, and kept (the last
-  :data:`KEPT_INDEXES` rulesets searched); the game's ruleset object is shared by every game
-  playing the same tables, so it is the key;
+  :data:`KEPT_INDEXES` rulesets searched, :data:`KEPT_PLACES` entries at most: the largest
+  upload's index takes about 7 MB); the game's ruleset object is shared by every game playing
+  the same tables, so it is the key;
 * a request waits at most :data:`ANSWER_WITHIN` for its answer (an index being built for a
   large upload may take longer: that request gets no suggestions, and the next one uses the
   index); the work goes on and its index is kept;
@@ -35,7 +36,8 @@ from bot.tables.rulesets import Rule
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-KEPT_INDEXES = 32
+KEPT_INDEXES = 16  # as many rulesets as the service keeps built (bot.service.SNAPSHOT_CACHE)
+KEPT_PLACES = 60_000  # entries in the kept indexes together: about 60 MB; the newest always stays
 QUEUE_LIMIT = 16  # requests waiting for or running on the thread, every server together
 ANSWER_WITHIN = 2.0  # seconds; Discord drops an autocomplete answer after 3
 
@@ -88,7 +90,10 @@ class Searches:
         index = EntryIndex(places(ruleset))
         self.builds += 1
         self._indexes[id(ruleset)] = (weakref.ref(ruleset), index)
-        while len(self._indexes) > KEPT_INDEXES:
+        while len(self._indexes) > 1 and (
+            len(self._indexes) > KEPT_INDEXES
+            or sum(len(kept.places) for _, kept in self._indexes.values()) > KEPT_PLACES
+        ):
             self._indexes.popitem(last=False)
         return index
 

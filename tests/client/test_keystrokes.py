@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
+from bot.client import searches as searches_module
 from bot.client.keystrokes import Keystrokes
 from bot.client.searches import KEPT_INDEXES, Searches
 from bot.tables import find_ruleset, load_bundled
@@ -128,9 +131,26 @@ async def test_searches_answer_empty_when_slow_or_busy_and_forget_old_rulesets()
         await asyncio.sleep(0.2)  # the thread finishes what it was given
         assert await searches.run(lambda: "next", "empty") == "next"
         deck = load_bundled()["deck"]
-        for _ in range(KEPT_INDEXES + 3):
+        for _ in range(KEPT_INDEXES + 3):  # deck: a few entries each, so the count bounds
             loaded = freeze(read_texts(deck), deck.folder)[1]
             await searches.entries(loaded.ruleset, "a")
         assert len(searches._indexes) == KEPT_INDEXES
+    finally:
+        searches.close()
+
+
+@aio
+async def test_large_indexes_are_kept_by_their_entries_the_newest_always(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(searches_module, "KEPT_PLACES", 500)  # lists has about 400 entries
+    searches = Searches()
+    try:
+        kept = [freeze(read_texts(LISTS), LISTS.folder)[1].ruleset for _ in range(3)]
+        for ruleset in kept:
+            await searches.entries(ruleset, "fog")
+        assert [ref() for ref, _ in searches._indexes.values()] == [kept[-1]]
+        await searches.entries(kept[-1], "fog")
+        assert searches.builds == 3
     finally:
         searches.close()
