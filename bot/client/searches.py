@@ -68,8 +68,11 @@ class Searches:
         the answer takes too long (the work still finishes, and what it builds is kept)."""
         if self._queued >= self.queue_limit:
             return empty
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._thread, work)
+        except RuntimeError:  # closed: the bot is shutting down
+            return empty
         self._queued += 1
-        future = asyncio.get_running_loop().run_in_executor(self._thread, work)
         future.add_done_callback(self._done)
         try:
             return await asyncio.wait_for(asyncio.shield(future), self.answer_within)

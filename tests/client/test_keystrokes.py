@@ -137,6 +137,7 @@ async def test_searches_answer_empty_when_slow_or_busy_and_forget_old_rulesets()
         assert len(searches._indexes) == KEPT_INDEXES
     finally:
         searches.close()
+    assert await searches.run(lambda: "after", "closed") == "closed"
 
 
 @aio
