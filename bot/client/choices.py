@@ -5,7 +5,7 @@ raise: a suggestion that can't be made is simply left out (an autocomplete answe
 nobody if it fails, and the player may still type anything; the command checks it).
 
 Each is wrapped in :func:`latest_only` (a member's newest keystroke is worked on, the older ones
-answered empty: :mod:`bot.client.keystrokes`), and none does work on the event loop that grows
+left unanswered: :mod:`bot.client.keystrokes`), and none does work on the event loop that grows
 with the tables: ranked searches and lists longer than :data:`ON_LOOP` go to the searches'
 thread (:mod:`bot.client.searches`).
 """
@@ -40,19 +40,35 @@ LATEST_ONLY = "__latest_only__"  # set on a wrapped callback (a test checks ever
 
 
 def latest_only(callback: Callback) -> Callback:
-    """`callback` for the newest keystroke of each member in each option only (older ones
-    get no suggestions, at once), with what is typed cut to a length no option exceeds."""
+    """`callback` for the newest keystroke of each member in each option only (an older one
+    is left unanswered, at once), with what is typed cut to a length no option exceeds."""
 
     @functools.wraps(callback)
     async def answer(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
         key = (interaction.user.id, *_focused(interaction.data or {}))
         typed = typed[:MAX_TYPED]
-        return await _bot(interaction).keystrokes.latest(
-            key, lambda: callback(interaction, typed), []
+        found = await _bot(interaction).keystrokes.latest(
+            key, lambda: callback(interaction, typed), None
         )
+        if found is None:
+            leave_unanswered(interaction)
+            return []
+        return found
 
     setattr(answer, LATEST_ONLY, True)
     return answer
+
+
+def leave_unanswered(interaction: discord.Interaction[Any]) -> None:
+    """Send no answer to an outdated request. Discord shows the answer to a member's newest
+    request only, and each answer is a web request the event loop makes: in a flood, most of
+    the loop's work. discord.py answers whatever an autocomplete returns unless the response
+    is already done, and offers no public way to say so; its own mark is set here, as it sets
+    it (tests/client/test_keystrokes.py checks discord.py still reads it). Without the mark,
+    the request is answered with no suggestions, which is only slower."""
+    response = interaction.response
+    if hasattr(response, "_response_type"):
+        response._response_type = discord.InteractionResponseType.autocomplete_result
 
 
 MAX_TYPED = 200  # characters; Discord's options here take at most 100

@@ -4,9 +4,10 @@ Discord asks for suggestions on every keystroke, and a member (or a script) can 
 than the bot answers: a hundred requests from one member once queued a hundred searches, and
 every server waited behind them. Here each member's requests for one option of one command take
 turns: while one is being worked on, the next waits, and a newer one replaces it, the one it
-replaced answered with no suggestions at once (Discord shows only the answer to the newest
-request anyway). So a member has at most one request worked on and one waiting, however fast
-they type, and what is remembered is one small record per member typing right now.
+replaced given up at once (Discord shows only the answer to the newest request anyway; the
+callbacks leave it unanswered, :func:`bot.client.choices.latest_only`). So a member has at most
+one request worked on and one waiting, however fast they type, and what is remembered is one
+small record per member typing right now.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
+U = TypeVar("U")
 
-TYPING_LIMIT = 10_000  # members typing at once; past this, a request is answered empty
+TYPING_LIMIT = 10_000  # members typing at once; past this, a request is given up
 
 
 @dataclass
@@ -49,19 +51,19 @@ class Keystrokes:
     def __init__(self, limit: int = TYPING_LIMIT) -> None:
         self.limit = limit
         self._turns: dict[Hashable, _Turns] = {}
-        self.superseded = 0  # requests answered empty because a newer one came (for tests, bench)
+        self.superseded = 0  # requests given up because a newer one came (for tests, bench)
 
     def typing(self) -> int:
         """How many keys have a request in hand."""
         return len(self._turns)
 
-    async def latest(self, key: Hashable, work: Callable[[], Awaitable[T]], empty: T) -> T:
+    async def latest(self, key: Hashable, work: Callable[[], Awaitable[T]], given_up: U) -> T | U:
         """`work`'s answer when this is still the key's newest request once the previous one
-        is done; `empty` when a newer request came first."""
+        is done; `given_up` when a newer request came first (or too many members type)."""
         turns = self._turns.get(key)
         if turns is None:
             if len(self._turns) >= self.limit:
-                return empty
+                return given_up
             turns = self._turns[key] = _Turns()
         turns.newest += 1
         mine = turns.newest
@@ -74,7 +76,7 @@ class Keystrokes:
                 await turns.moved()
             if turns.newest != mine:
                 self.superseded += 1
-                return empty
+                return given_up
             turns.working = True
             try:
                 return await work()
