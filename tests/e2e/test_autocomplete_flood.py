@@ -19,7 +19,7 @@ from pathlib import Path
 from bot.entry_search import complete, places
 from tests.e2e.probe import Probe
 from tests.e2e.table import Table
-from tests.fakediscord.plugin import aio
+from tests.e2e.test_web_flood import aio  # a longer bound: on the old code the flood takes ~20 s
 from tests.fakediscord.server import FakeDiscord
 
 FLOOD = 100
