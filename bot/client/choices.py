@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 LIMIT = 25  # Discord shows at most 25 choices
 ON_LOOP = 300  # (name, value) pairs picked from on the event loop; longer lists go to the thread
+MAX_TYPED = 200  # characters read of what is typed; Discord's options here take at most 100
 Choice = app_commands.Choice[str]
 Callback = Callable[[discord.Interaction[Any], str], Awaitable[list[Choice]]]
 LATEST_ONLY = "__latest_only__"  # set on a wrapped callback (a test checks every one is)
@@ -69,9 +70,6 @@ def leave_unanswered(interaction: discord.Interaction[Any]) -> None:
     response = interaction.response
     if hasattr(response, "_response_type"):
         response._response_type = discord.InteractionResponseType.autocomplete_result
-
-
-MAX_TYPED = 200  # characters; Discord's options here take at most 100
 
 
 def _focused(data: Any) -> tuple[str, ...]:
@@ -296,14 +294,12 @@ async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     head, _, last = typed.rpartition(",")
     chosen = [part.strip() for part in head.split(",") if part.strip()]
     before = "".join(f"{part}, " for part in chosen)
-    found = pick(
-        (
-            (f"{t.table_id} (revision {t.revision})", t.table_id)
-            for t in stored
-            if t.table_id not in chosen
-        ),
-        last,
-    )
+    pairs = [
+        (f"{t.table_id} (revision {t.revision})", t.table_id)
+        for t in stored
+        if t.table_id not in chosen
+    ]
+    found = await pick_any(interaction, lambda: pairs, len(pairs), last)
     return [
         Choice(name=(before + c.name)[:100], value=before + c.value)
         for c in found
