@@ -95,6 +95,7 @@ class MultiMode(StrEnum):
     TIMES = "times"  # roll N times on one list
     KEEP = "keep"  # roll N times, the roller keeps one and the others are discarded
     EACH = "each"  # roll once on each of several lists, in order
+    RANDOM = "random"  # roll once on one of several lists, chosen by a die
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,8 @@ class MultiRoll:
     """Several rolls demanded by one entry.
 
     `tables` names the list(s) to roll on; for TIMES and KEEP an empty tuple means the list the
-    entry itself is on. `times` may be dice ("1d3 times").
+    entry itself is on. `times` may be dice ("1d3 times"). RANDOM rolls one die with a side
+    for each of `tables` and rolls once on the list it picks: one roll, like a link.
     """
 
     mode: MultiMode
@@ -113,6 +115,8 @@ class MultiRoll:
         """True when this can ask for more than one roll: the classic nesting rule applies."""
         if self.mode is MultiMode.EACH:
             return len(self.tables) > 1
+        if self.mode is MultiMode.RANDOM:
+            return False
         return self.times.bounds()[1] > 1
 
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.engine.dice import InlineRoll, render_inline
+from bot.engine.dice import InlineRoll, parse_expr, render_inline
 from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
 from bot.engine.limits import MAX_RESOLUTION_BYTES, MAX_RESOLUTION_DICE, roll_size
 from bot.engine.model import (
@@ -242,6 +242,13 @@ class Resolver:
             return
         multi = entry.multi
         if entry.kind is not Kind.MULTI or multi is None:
+            return
+        if multi.mode is MultiMode.RANDOM:
+            # One die picks the list; the roll it makes is one roll, like a link's.
+            pick = parse_expr(f"1d{len(multi.tables)}").roll(self.rng)
+            roll["inline"].append(inline_record(pick, label="list"))
+            chosen = multi.tables[min(max(pick.total, 1), len(multi.tables)) - 1]
+            pending.append(Task(chosen, roll["id"], depth, task.last))
             return
         if multi.mode is MultiMode.EACH:
             tables = list(multi.tables)
