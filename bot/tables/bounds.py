@@ -184,8 +184,7 @@ def _merged(entries: list[Cost]) -> list[Cost]:
         dice, size = dearest.get(key, (0, 0))
         dearest[key] = (max(dice, cost.dice), max(size, cost.bytes))
     return [
-        Cost(dice, size, children, one_of)
-        for (children, one_of), (dice, size) in dearest.items()
+        Cost(dice, size, children, one_of) for (children, one_of), (dice, size) in dearest.items()
     ]
 
 

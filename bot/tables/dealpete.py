@@ -213,7 +213,7 @@ def _table(
             low = high = number
         number = high + 1
         placed.append(dd.Placed(low, high, pos))
-        where_roll = de.Where(at, item.short, pos, warnings)
+        where_roll = de.Where(at, item.short, pos, warnings, dd.label(low, high))
         bodies.append(de.entry(roll, where_roll, targets, is_global=is_global))
         dn.name_lists(bodies[-1], where_roll, targets, named)
         for key in roll:

@@ -42,8 +42,8 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
             if multi.mode is MultiMode.EACH:
                 parts.append("roll once on each of " + ", ".join(map(called, multi.tables)))
             elif multi.mode is MultiMode.RANDOM:
-                lists = ", ".join(map(called, multi.tables))
-                parts.append(f"roll once on one of {lists}, chosen at random")
+                picks = ", ".join(map(called, multi.tables))
+                parts.append(f"roll once on one of {picks}, chosen at random")
             else:
                 times = multi.times.text
                 where = called(multi.tables[0] if multi.tables else here)

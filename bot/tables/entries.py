@@ -332,7 +332,7 @@ def multi_roll(
 
 def _random(
     ck: Checker,
-    raw: dict[object, object],
+    raw: dict[str, object],
     path: KeyPath,
     table_id: str,
     refs: list[Reference],
