@@ -96,14 +96,20 @@ Roll = tuple[str | tuple[str, ...], int]  # (list, times), or (the lists to pick
 
 
 def name_lists(
-    body: dict[str, object], where: Where, targets: Mapping[str, Target], named: Named
+    body: dict[str, object],
+    where: Where,
+    targets: Mapping[str, Target],
+    named: Named,
+    own: tuple[str, ...] = (),
 ) -> None:
     """Give `body` (an entry being converted) the rolls and offers its text names, and account
-    for every sentence of it that speaks of rolls or lists (see :mod:`dealpete_reading`)."""
+    for every sentence of it that speaks of rolls or lists (see :mod:`dealpete_reading`).
+
+    `own` are the result's names as Deal wrote them (its ``name`` and ``card``): "Chaos Flute"
+    in its own text speaks of no list."""
     text = body.get("text")
     if not isinstance(text, str):
         return
-    own = tuple(n for n in (body.get("name"), body.get("card")) if isinstance(n, str))
     linked = body.get("link")
     seen: set[str] = {linked} if isinstance(linked, str) else set()
     offers: list[object] = []
