@@ -204,9 +204,9 @@ def _totals(cost: Cost, below: Mapping[TableId, Totals]) -> Totals:
     if cost.one_of:  # one roll on one of them: the worst of them, measure by measure
         worst = [below.get(table, (0, 0, 0)) for table, _ in cost.children]
         return (
-            min(rolls + max(w[0] for w in worst), CAP),
-            min(dice + max(w[1] for w in worst), CAP),
-            min(size + max(w[2] for w in worst), CAP),
+            min(rolls + max((w[0] for w in worst), default=0), CAP),
+            min(dice + max((w[1] for w in worst), default=0), CAP),
+            min(size + max((w[2] for w in worst), default=0), CAP),
         )
     for table, n in cost.children:
         r, d, b = below.get(table, (0, 0, 0))
