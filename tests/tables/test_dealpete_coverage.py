@@ -54,15 +54,24 @@ def assert_none_silent(text: str) -> None:
     ids = {item["short_name"]: _id(item) for item in yaml.safe_load(text)}
     spoke = set()
     for item in yaml.safe_load(text):
-        for pos, roll in enumerate(item["rolls"]):
-            number = item["first_index"] + pos
-            body = roll.get("text", "")
-            if "list" in roll or not speaks(body, roll.get("name", "\0")):
+        following = item["first_index"]
+        for roll in item["rolls"]:
+            low, high = following, following
+            if "index" in roll:  # Deal's bands: "2 - 3"
+                low, high = (int(n) for n in f"{roll['index']}-{roll['index']}".split("-")[:2])
+            following = high + 1
+            number = str(low) if low == high else f"{low}-{high}"
+            body = str(roll.get("text", ""))
+            if "list" in roll or not speaks(body, str(roll.get("name", "\0"))):
                 continue
             spoke.add((item["short_name"], number))
-            entry = files[ids[item["short_name"]]][number]
+            entry = next(
+                e
+                for at, e in files[ids[item["short_name"]]].items()
+                if str(at).split("-")[0] == str(low)
+            )
             does = any(key in entry for key in _DOES)
-            assert does or (item["short_name"], str(number)) in reported, (
+            assert does or (item["short_name"], number) in reported, (
                 f"{item['short_name']} {number} speaks of rolls or lists but is silent: {body!r}"
             )
     converted, reported_count, silent = account.counts
