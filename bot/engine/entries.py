@@ -96,6 +96,11 @@ class MultiMode(StrEnum):
     KEEP = "keep"  # roll N times, the roller keeps one and the others are discarded
     EACH = "each"  # roll once on each of several lists, in order
     RANDOM = "random"  # roll once on one of several lists, chosen by a die
+    CHAOS = "chaos"  # roll chaos N times: on the list a chaos roll would be made on now
+
+
+# Where a "roll chaos" slot is rolled: decided when its turn comes (see MultiRoll).
+CHAOS_ROLL: TableId = "(chaos)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +109,10 @@ class MultiRoll:
 
     `tables` names the list(s) to roll on; for TIMES and KEEP an empty tuple means the list the
     entry itself is on. `times` may be dice ("1d3 times"). RANDOM rolls one die with a side
-    for each of `tables` and rolls once on the list it picks: one roll, like a link.
+    for each of `tables` and rolls once on the list it picks: one roll, like a link. CHAOS
+    rolls chaos `times` times, each on the list a chaos roll would be made on when its turn
+    comes (in a ``lists`` ruleset the current list, moved by the rolls before it); the first
+    is on ``tables[0]`` when one is given ("starting on list A").
     """
 
     mode: MultiMode

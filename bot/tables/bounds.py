@@ -111,8 +111,9 @@ def check_bounds(ruleset: Ruleset, sources: Mapping[TableId, LoadedFile]) -> lis
 
 def _costs(ruleset: Ruleset) -> dict[TableId, list[Cost]]:
     """Each list's entries, as costs (an entry that covers several numbers counts once)."""
+    chaos = ruleset.lists or ((ruleset.chaos_table,) if ruleset.chaos_table else ())
     return {
-        table.id: [_cost(table, entry) for entry in table.entries]
+        table.id: [_cost(table, entry, chaos) for entry in table.entries]
         for table in ruleset.tables.values()
     }
 
@@ -122,11 +123,11 @@ def _dearest(costs: Mapping[TableId, list[Cost]], of: Callable[[Cost], int]) -> 
     return {t: max((of(c) for c in entries), default=0) for t, entries in costs.items()}
 
 
-def _cost(table: RollTable, entry: Entry) -> Cost:
+def _cost(table: RollTable, entry: Entry, chaos: tuple[TableId, ...] = ()) -> Cost:
     dice = _table_dice(table) + entry_dice(entry)
     text = len(entry.text) + 3 * len(inline_exprs(entry.text))  # "{d6}" may read "-10000"
     one_of = entry.multi is not None and entry.multi.mode is MultiMode.RANDOM
-    return Cost(dice, roll_size(text, dice), _children(table.id, entry), one_of)
+    return Cost(dice, roll_size(text, dice), _children(table.id, entry, chaos), one_of)
 
 
 def _table_dice(table: RollTable) -> int:
@@ -136,7 +137,9 @@ def _table_dice(table: RollTable) -> int:
     return 1 if isinstance(dice, Die) else 2  # a die, or a tens die and a d10
 
 
-def _children(table: TableId, entry: Entry) -> tuple[tuple[TableId, int], ...]:
+def _children(
+    table: TableId, entry: Entry, chaos: tuple[TableId, ...] = ()
+) -> tuple[tuple[TableId, int], ...]:
     if entry.kind is Kind.LINK and entry.link is not None:
         return ((entry.link, 1),)
     multi = entry.multi
@@ -144,6 +147,9 @@ def _children(table: TableId, entry: Entry) -> tuple[tuple[TableId, int], ...]:
         return ()
     if multi.mode is MultiMode.EACH or multi.mode is MultiMode.RANDOM:
         return tuple((t, 1) for t in multi.tables)
+    if multi.mode is MultiMode.CHAOS:  # each roll may be on any chaos list: counted on all
+        n = max(multi.times.bounds()[1], 0)
+        return tuple((t, 1) for t in multi.tables[:1]) + tuple((t, n) for t in chaos)
     # "keep one" rolls every candidate; only the kept one goes on, but any may be kept
     return ((multi.tables[0] if multi.tables else table, max(multi.times.bounds()[1], 0)),)
 

@@ -139,7 +139,8 @@ def run_import(args: argparse.Namespace) -> int:
         print(
             f"{len(named.results)} results name other lists in their text: rolled at once,"
             f" {named.links} as links, {named.times} as {{times: N}}, {named.each} as"
-            f" {{each: [...]}} and {named.random} as {{random: [...]}}; {named.offers} offer rolls"
+            f" {{each: [...]}}, {named.random} as {{random: [...]}} and {named.chaos} as"
+            f" {{chaos: N}}; {named.offers} offer rolls"
         )
     converted, reported, silent = account.counts
     print(

@@ -55,6 +55,13 @@ _AFTER_ROLL = r"(?i:(\b(?:rolls?|on|to)\s+(?:again\s+on\s+)?)(?:the\s+)*)"
 _ONE_PART = re.compile(_MORE, re.IGNORECASE)  # groups: the count, the name
 _WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 _WORDS |= {"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# "Roll chaos.", "Roll chaos three times, starting on [listA].": chaos rolls the result demands.
+_CHAOS_ROLL = re.compile(
+    rf"(?:then,?\s+)?roll\s+chaos(?:\s+(?P<count>{_COUNT}))?"
+    r"(?:,\s*starting\s+on\s+\[(?P<start>[^\[\]\n]{1,60})\])?\s*[.!]?",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 # "Chaos Lists A through F", naming chaos lists without brackets.
 _SPAN = re.compile(r"\bchaos lists ([a-f]) through ([a-f])\b", re.IGNORECASE)
 # The next chaos roll sent to a chaos list, as the `next_list` modifier does.
@@ -85,6 +92,7 @@ class Named:
     times: int = 0  # ... roll: {times: N, list: x}
     each: int = 0  # ... roll: {each: [...]}
     random: int = 0  # ... roll: {random: [...]}
+    chaos: int = 0  # ... roll: {chaos: N} (and starting: x)
     next_list: int = 0  # ... next_list: x (the next chaos roll is on list x)
     offers: int = 0  # results that offer rolls (beside any of the above)
     unknown: int = 0
@@ -120,16 +128,21 @@ def name_lists(
     for number, sentence in enumerate(sentences):
         speaks = mentions(sentence, own)
         lists = list(dict.fromkeys(t.id for t in _targets(sentence, where, targets, named)))
+        # The result's first sentence, one going on from it with "Then", or its last, when
+        # nothing before makes it conditional; a sentence in between may belong to an ability.
+        first = number in (0, len(sentences) - 1) or sentence.casefold().startswith("then")
+        free = first and _does_nothing(body) and _unconditional(sentences, number)
+        if free and not rolls and _chaos_roll(body, sentence, targets):
+            named.results.add(key)
+            account.converted.add(key)
+            named.chaos += 1
+            continue
         if not lists and not _RANDOM.search(sentence):
             if speaks:
                 account.report(where.short, where.pos, where.number, sentence)
             continue
         named.results.add(key)
         account.converted.add(key)
-        # The result's first sentence, one going on from it with "Then", or its last, when
-        # nothing before makes it conditional; a sentence in between may belong to an ability.
-        first = number in (0, len(sentences) - 1) or sentence.casefold().startswith("then")
-        free = first and _does_nothing(body) and _unconditional(sentences, number)
         demanded = _demanded(sentence, targets) if free else None
         if (sent := _NEXT.fullmatch(sentence)) and (target := _find(sent[1], targets)):
             body["next_list"] = target.id
@@ -248,7 +261,9 @@ def _unconditional(sentences: list[str], number: int) -> bool:
 
     What other players do first ("Each player may choose ...") conditions nothing of the
     roller's: "Each player may ... . Roll again on [vortex]." rolls at once."""
-    before = any(_CONDITION.search(s) and not _OTHERS.match(s) for s in sentences[:number])
+    before = any(
+        _CONDITION.search(_QUOTED.sub("", s)) and not _OTHERS.match(s) for s in sentences[:number]
+    )
     return not before and not any(_RESTRICTS.search(s) for s in sentences[number + 1 :])
 
 
@@ -325,6 +340,23 @@ def _roll(body: dict[str, object], rolls: list[Roll], where: Where, named: Named
             )
         body["roll"] = {"each": lists[:MAX_TIMES]}
         named.each += 1
+    return True
+
+
+def _chaos_roll(body: dict[str, object], sentence: str, targets: Mapping[str, Target]) -> bool:
+    """Write ``roll: {chaos: N}`` (with ``starting:``) when `sentence` is only a chaos roll."""
+    match = _CHAOS_ROLL.fullmatch(sentence)
+    if match is None:
+        return False
+    count = (match["count"] or "once").casefold().removesuffix("times").strip()
+    times = int(count) if count.isdigit() else _WORDS[count]
+    roll: dict[str, object] = {"chaos": min(times, MAX_TIMES)}
+    if match["start"] is not None:
+        start = _find(match["start"], targets)
+        if start is None:
+            return False
+        roll["starting"] = start.id
+    body["roll"] = roll
     return True
 
 

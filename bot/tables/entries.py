@@ -296,6 +296,8 @@ def multi_roll(
     ck.keys(raw, path, ROLL_KEYS, (), "a multi-roll")
     if "random" in raw:
         return _random(ck, raw, path, table_id, refs, before)
+    if "chaos" in raw:
+        return _chaos(ck, raw, path, table_id, refs, before)
     if "each" in raw:
         for key in ("times", "list", "keep"):
             if key in raw:
@@ -352,6 +354,30 @@ def _random(
     if len(ck.problems) > before:
         return None
     return MultiRoll(MultiMode.RANDOM, parse_expr("1"), tuple(names))
+
+
+def _chaos(
+    ck: Checker,
+    raw: dict[str, object],
+    path: KeyPath,
+    table_id: str,
+    refs: list[Reference],
+    before: int,
+) -> MultiRoll | None:
+    """``{chaos: N}``: roll chaos N times; ``starting: LIST`` makes the first roll there."""
+    for key in ("times", "list", "keep", "each"):
+        if key in raw:
+            ck.add((*path, key), "chaos rolls chaos the number of times it says: drop this key")
+    times = roll_times(ck, raw["chaos"], (*path, "chaos"))
+    tables: tuple[str, ...] = ()
+    if "starting" in raw:
+        at = (*path, "starting")
+        if (target := ck.ident(raw["starting"], at, "the id of a list")) is not None:
+            tables = (target,)
+            refs.append(ck.reference(target, Wants.LIST, at, source=table_id))
+    if times is None or len(ck.problems) > before:
+        return None
+    return MultiRoll(MultiMode.CHAOS, times, tables)
 
 
 def roll_times(ck: Checker, value: object, path: KeyPath) -> DiceExpr | None:

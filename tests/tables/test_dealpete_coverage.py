@@ -81,7 +81,7 @@ def assert_none_silent(text: str) -> None:
 
 
 def _id(item: dict[str, Any]) -> str:
-    short = item["short_name"]
+    short = str(item["short_name"])
     if re.fullmatch(r"list[A-F]", short):
         return short[-1].lower()
     return re.sub(r"([a-z])([A-Z])", r"\1-\2", short).lower()
@@ -124,6 +124,8 @@ def test_the_chaos_lists_phrasings(tmp_path: Path) -> None:
     assert files["f"][59]["roll"] == {"each": ["global", *"abcdef", "vortex"]}
     assert files["c"][42]["offers"] == ["extreme-chaos"]  # "If ..., roll on [x]"
     assert files["d"][51]["offers"] == ["vortex"]  # "Roll 2d6. If you roll 5 or less, ..."
+    assert files["b"][19]["roll"] == {"chaos": 3, "starting": "a"}
+    assert files["vortex"][3]["roll"] == {"chaos": 1}  # after an emblem in quotes
     assert files["powerful-acquisition"][40]["offers"] == ["synthetic"]  # no brackets
     assert files["powerful-acquisition"][41]["offers"] == ["treacherous-creature"]
 
@@ -133,8 +135,7 @@ def test_what_it_cannot_read_is_reported_with_list_number_and_words() -> None:
         (r.list, r.number, r.words) for r in convert_dealpete(real_shaped()).named.account.reported
     }
     assert ("listD", "29", "Each player rolls chaos.") in reported
-    assert ("vortex", "3", "Roll chaos.") in reported
-    assert ("listB", "19", "Roll chaos three times, starting on [listA].") in reported
+    assert ("vortex", "3", 'You get an emblem with "Chaos obeys you."') in reported
     assert (
         "vortex",
         "4",
