@@ -62,3 +62,23 @@ def test_a_random_chaos_list_is_picked_and_rolled_on(tmp_path: Path) -> None:
     )
     assert match, stdout
     assert "ABCDEF"[int(match[1]) - 1] == match[2]
+
+
+def test_roll_chaos_three_times_starting_on_a_list(tmp_path: Path) -> None:
+    spurt = {"name": "Chaos Spurt", "text": "Roll chaos three times, starting on [listB]."}
+    lists = [deal_list("listA", "Chaos List A", "Roll d2.", 1, [spurt, spurt])]
+    lists += [
+        deal_list(f"list{c}", f"Chaos List {c}", "Roll d2.", 1, [{"text": f"{c} happens."}] * 2)
+        for c in "BCDEF"
+    ]
+    folder = imported(tmp_path, dump(lists))
+    stdout = play(tmp_path, "--tables", str(folder), *PLAYERS, "--seed", "2", stdin="chaos roll\n")
+    assert re.search(
+        r"^Ann rolls Chaos List A d2 \[\d\] = \d → #\d Chaos Spurt\n"
+        r"(?:│  .*\n)+"
+        r"├─ roll 1/3: Chaos List B d2 .*\n(?:│  .*\n)*"
+        r"├─ roll 2/3: Chaos List B d2 .*\n(?:│  .*\n)*"
+        r"└─ roll 3/3: Chaos List B d2 ",
+        stdout,
+        re.MULTILINE,
+    ), stdout
