@@ -153,8 +153,19 @@ def mark_chaos_done(ctx: Context) -> None:
 
 
 def resolver_for(ctx: Context, player: PlayerId) -> Resolver:
+    ruleset = ctx.ruleset
+    chaos = None  # where a result's "roll chaos" goes: a chaos deck has no list
+    if ruleset.chaos is ChaosSource.PROGRESSION:
+        chaos = ctx.state.current_list or ruleset.lists[0]
+    elif ruleset.chaos is ChaosSource.TABLE:
+        chaos = ruleset.chaos_table
     return Resolver(
-        ctx.ruleset, ctx.rng, player=player, turn=ctx.state.turn, next_id=ctx.state.next_id
+        ruleset,
+        ctx.rng,
+        player=player,
+        turn=ctx.state.turn,
+        next_id=ctx.state.next_id,
+        chaos=chaos,
     )
 
 

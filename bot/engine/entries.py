@@ -95,6 +95,12 @@ class MultiMode(StrEnum):
     TIMES = "times"  # roll N times on one list
     KEEP = "keep"  # roll N times, the roller keeps one and the others are discarded
     EACH = "each"  # roll once on each of several lists, in order
+    RANDOM = "random"  # roll once on one of several lists, chosen by a die
+    CHAOS = "chaos"  # roll chaos N times: on the list a chaos roll would be made on now
+
+
+# Where a "roll chaos" slot is rolled: decided when its turn comes (see MultiRoll).
+CHAOS_ROLL: TableId = "(chaos)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +108,11 @@ class MultiRoll:
     """Several rolls demanded by one entry.
 
     `tables` names the list(s) to roll on; for TIMES and KEEP an empty tuple means the list the
-    entry itself is on. `times` may be dice ("1d3 times").
+    entry itself is on. `times` may be dice ("1d3 times"). RANDOM rolls one die with a side
+    for each of `tables` and rolls once on the list it picks: one roll, like a link. CHAOS
+    rolls chaos `times` times, each on the list a chaos roll would be made on when its turn
+    comes (in a ``lists`` ruleset the current list, moved by the rolls before it); the first
+    is on ``tables[0]`` when one is given ("starting on list A").
     """
 
     mode: MultiMode
@@ -113,6 +123,8 @@ class MultiRoll:
         """True when this can ask for more than one roll: the classic nesting rule applies."""
         if self.mode is MultiMode.EACH:
             return len(self.tables) > 1
+        if self.mode is MultiMode.RANDOM:
+            return False
         return self.times.bounds()[1] > 1
 
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TypeAlias
 
 from bot.engine.entries import (
+    CHAOS_ROLL,
     Duration,
     Entry,
     EntryId,
@@ -30,6 +31,7 @@ from bot.engine.errors import TableError, UnknownTableError
 from bot.engine.tables import Band, Deck, DeckCard, RollTable
 
 __all__ = [
+    "CHAOS_ROLL",
     "Band",
     "Budget",
     "ChaosSource",

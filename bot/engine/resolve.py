@@ -14,10 +14,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.engine.dice import InlineRoll, render_inline
+from bot.engine.dice import InlineRoll, parse_expr, render_inline
 from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
 from bot.engine.limits import MAX_RESOLUTION_BYTES, MAX_RESOLUTION_DICE, roll_size
 from bot.engine.model import (
+    CHAOS_ROLL,
     Entry,
     Kind,
     MultiMode,
@@ -84,6 +85,7 @@ class Resolver:
 
     __slots__ = (
         "_budget",
+        "_chaos",
         "_ignore_nested",
         "_lists",
         "_tables",
@@ -108,6 +110,7 @@ class Resolver:
         turn: int,
         next_id: int,
         used: int = 0,
+        chaos: TableId | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.rng = rng
@@ -123,6 +126,7 @@ class Resolver:
         self._budget = ruleset.budget
         self._ignore_nested = ruleset.nesting is Nesting.IGNORE_NESTED
         self._lists = ruleset.lists
+        self._chaos = chaos  # where a chaos roll is made now (None: chaos is a deck)
 
     def roll(self, table: TableId) -> Resolution:
         """Roll on `table` and resolve everything that follows from it."""
@@ -167,6 +171,11 @@ class Resolver:
         spent = self._spent
         while pending and result.keep is None and result.exhausted is None:
             task = pending.pop()
+            if task.table == CHAOS_ROLL:  # "roll chaos": the list is decided now
+                target = result.last_list or self._chaos
+                if target is None:
+                    continue  # a deck ruleset: there is no list to roll chaos on
+                task = task._replace(table=target)
             if spent(task):
                 self._exhaust(task)
                 break
@@ -243,8 +252,21 @@ class Resolver:
         multi = entry.multi
         if entry.kind is not Kind.MULTI or multi is None:
             return
+        if multi.mode is MultiMode.RANDOM:
+            # One die picks the list; the roll it makes is one roll, like a link's.
+            pick = parse_expr(f"1d{len(multi.tables)}").roll(self.rng)
+            roll["inline"].append(inline_record(pick, label="list"))
+            chosen = multi.tables[min(max(pick.total, 1), len(multi.tables)) - 1]
+            pending.append(Task(chosen, roll["id"], depth, task.last))
+            return
         if multi.mode is MultiMode.EACH:
             tables = list(multi.tables)
+        elif multi.mode is MultiMode.CHAOS:
+            count = multi.times.roll(self.rng)
+            if any(sides for _, _, sides in multi.times.terms):
+                roll["inline"].append(inline_record(count, label="times"))
+            n = max(count.total, 0)
+            tables = [*multi.tables[:1], *[CHAOS_ROLL] * n][:n]
         else:
             count = multi.times.roll(self.rng)
             if any(sides for _, _, sides in multi.times.terms):

@@ -38,6 +38,7 @@ class Cost:
     dice: int
     bytes: int
     children: tuple[tuple[TableId, int], ...]  # (list, how many rolls on it)
+    one_of: bool = False  # the rolls are on one of the children (picked at random), not all
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,9 @@ def check_bounds(ruleset: Ruleset, sources: Mapping[TableId, LoadedFile]) -> lis
 
 def _costs(ruleset: Ruleset) -> dict[TableId, list[Cost]]:
     """Each list's entries, as costs (an entry that covers several numbers counts once)."""
+    chaos = ruleset.lists or ((ruleset.chaos_table,) if ruleset.chaos_table else ())
     return {
-        table.id: [_cost(table, entry) for entry in table.entries]
+        table.id: [_cost(table, entry, chaos) for entry in table.entries]
         for table in ruleset.tables.values()
     }
 
@@ -121,10 +123,11 @@ def _dearest(costs: Mapping[TableId, list[Cost]], of: Callable[[Cost], int]) -> 
     return {t: max((of(c) for c in entries), default=0) for t, entries in costs.items()}
 
 
-def _cost(table: RollTable, entry: Entry) -> Cost:
+def _cost(table: RollTable, entry: Entry, chaos: tuple[TableId, ...] = ()) -> Cost:
     dice = _table_dice(table) + entry_dice(entry)
     text = len(entry.text) + 3 * len(inline_exprs(entry.text))  # "{d6}" may read "-10000"
-    return Cost(dice, roll_size(text, dice), _children(table.id, entry))
+    one_of = entry.multi is not None and entry.multi.mode is MultiMode.RANDOM
+    return Cost(dice, roll_size(text, dice), _children(table.id, entry, chaos), one_of)
 
 
 def _table_dice(table: RollTable) -> int:
@@ -134,14 +137,19 @@ def _table_dice(table: RollTable) -> int:
     return 1 if isinstance(dice, Die) else 2  # a die, or a tens die and a d10
 
 
-def _children(table: TableId, entry: Entry) -> tuple[tuple[TableId, int], ...]:
+def _children(
+    table: TableId, entry: Entry, chaos: tuple[TableId, ...] = ()
+) -> tuple[tuple[TableId, int], ...]:
     if entry.kind is Kind.LINK and entry.link is not None:
         return ((entry.link, 1),)
     multi = entry.multi
     if entry.kind is not Kind.MULTI or multi is None:
         return ()
-    if multi.mode is MultiMode.EACH:
+    if multi.mode is MultiMode.EACH or multi.mode is MultiMode.RANDOM:
         return tuple((t, 1) for t in multi.tables)
+    if multi.mode is MultiMode.CHAOS:  # each roll may be on any chaos list: counted on all
+        n = max(multi.times.bounds()[1], 0)
+        return tuple((t, 1) for t in multi.tables[:1]) + tuple((t, n) for t in chaos)
     # "keep one" rolls every candidate; only the kept one goes on, but any may be kept
     return ((multi.tables[0] if multi.tables else table, max(multi.times.bounds()[1], 0)),)
 
@@ -176,11 +184,14 @@ def _merged(entries: list[Cost]) -> list[Cost]:
     they throw and write themselves, and a roll's totals grow with each, so at every depth
     the worst of them is the one built from their dearest: the same worst case, from fewer
     entries (a list has many "roll twice" or "roll on X" entries alike)."""
-    dearest: dict[tuple[tuple[TableId, int], ...], tuple[int, int]] = {}
+    dearest: dict[tuple[tuple[tuple[TableId, int], ...], bool], tuple[int, int]] = {}
     for cost in entries:
-        dice, size = dearest.get(cost.children, (0, 0))
-        dearest[cost.children] = (max(dice, cost.dice), max(size, cost.bytes))
-    return [Cost(dice, size, children) for children, (dice, size) in dearest.items()]
+        key = (cost.children, cost.one_of)
+        dice, size = dearest.get(key, (0, 0))
+        dearest[key] = (max(dice, cost.dice), max(size, cost.bytes))
+    return [
+        Cost(dice, size, children, one_of) for (children, one_of), (dice, size) in dearest.items()
+    ]
 
 
 def _best(
@@ -196,6 +207,13 @@ def _best(
 
 def _totals(cost: Cost, below: Mapping[TableId, Totals]) -> Totals:
     rolls, dice, size = 1, cost.dice, cost.bytes
+    if cost.one_of:  # one roll on one of them: the worst of them, measure by measure
+        worst = [below.get(table, (0, 0, 0)) for table, _ in cost.children]
+        return (
+            min(rolls + max((w[0] for w in worst), default=0), CAP),
+            min(dice + max((w[1] for w in worst), default=0), CAP),
+            min(size + max((w[2] for w in worst), default=0), CAP),
+        )
     for table, n in cost.children:
         r, d, b = below.get(table, (0, 0, 0))
         rolls, dice, size = rolls + n * r, dice + n * d, size + n * b
@@ -268,7 +286,9 @@ def _place(file: str, line: int) -> str:
 
 def _does(cost: Cost) -> str:
     parts = []
-    if cost.children:
+    if cost.children and cost.one_of:
+        parts.append("rolls once on one of " + ", ".join(t for t, _ in cost.children))
+    elif cost.children:
         parts.append(
             " and ".join(f"rolls {n} time{'s' * (n != 1)} on {t}" for t, n in cost.children)
         )

@@ -130,12 +130,23 @@ def run_import(args: argparse.Namespace) -> int:
         f" {len(conversion.warnings)} warnings)"
     )
     named = conversion.named
+    account = named.account
+    for report in account.reported:
+        print(f"not read: {report}", file=sys.stderr)
+    for report in account.silent:
+        print(f"silent: {report}", file=sys.stderr)
     if named.results:
         print(
             f"{len(named.results)} results name other lists in their text: rolled at once,"
-            f" {named.links} as links, {named.times} as {{times: N}} and {named.each} as"
-            f" {{each: [...]}}; {named.offers} offer rolls"
+            f" {named.links} as links, {named.times} as {{times: N}}, {named.each} as"
+            f" {{each: [...]}}, {named.random} as {{random: [...]}} and {named.chaos} as"
+            f" {{chaos: N}}; {named.offers} offer rolls"
         )
+    converted, reported, silent = account.counts
+    print(
+        f"results whose text speaks of rolls or lists: {converted} converted, {reported}"
+        f" reported (the words not read are listed above as 'not read'), {silent} silent"
+    )
     for problem in result.problems:
         print(problem)
     print(result.summary())

@@ -213,9 +213,10 @@ def _table(
             low = high = number
         number = high + 1
         placed.append(dd.Placed(low, high, pos))
-        where_roll = de.Where(at, item.short, pos, warnings)
+        where_roll = de.Where(at, item.short, pos, warnings, dd.label(low, high))
         bodies.append(de.entry(roll, where_roll, targets, is_global=is_global))
-        dn.name_lists(bodies[-1], where_roll, targets, named)
+        own = tuple(str(roll[k]) for k in ("name", "card") if isinstance(roll.get(k), str))
+        dn.name_lists(bodies[-1], where_roll, targets, named, own)
         for key in roll:
             if key not in _ROLL_KEYS and key not in de.CREATURE:
                 unknown.setdefault(describe(key), []).append(pos)

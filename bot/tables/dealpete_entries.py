@@ -30,12 +30,14 @@ class Target:
 
 @dataclass
 class Where:
-    """The roll being converted: `at` for errors, `short` and `pos` for warnings."""
+    """The roll being converted: `at` for errors, `short` and `pos` for warnings, `number` (its
+    number on Deal's list) for the importer's report."""
 
     at: str
     short: str
     pos: int
     warnings: list[str]
+    number: str = ""
 
     def fit(self, text: str, limit: int, what: str) -> str:
         """`text` cut to `limit` characters (with a warning when it is)."""

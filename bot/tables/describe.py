@@ -42,6 +42,13 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
             multi = entry.multi
             if multi.mode is MultiMode.EACH:
                 parts.append("roll once on each of " + ", ".join(map(called, multi.tables)))
+            elif multi.mode is MultiMode.CHAOS:
+                times = multi.times.text
+                first = f", the first on {called(multi.tables[0])}" if multi.tables else ""
+                parts.append(f"roll chaos {times} time{'' if times == '1' else 's'}{first}")
+            elif multi.mode is MultiMode.RANDOM:
+                picks = ", ".join(map(called, multi.tables))
+                parts.append(f"roll once on one of {picks}, chosen at random")
             else:
                 times = multi.times.text
                 where = called(multi.tables[0] if multi.tables else here)

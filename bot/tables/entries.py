@@ -309,12 +309,17 @@ def duration(ck: Checker, value: object, path: KeyPath) -> Duration | None:
 def multi_roll(
     ck: Checker, value: object, path: KeyPath, table_id: str, refs: list[Reference]
 ) -> MultiRoll | None:
-    """``{times: N}``, ``{times: N, list: LIST}``, ``{times: N, keep: 1}`` or ``{each: [...]}``."""
+    """``{times: N}``, ``{times: N, list: LIST}``, ``{times: N, keep: 1}``, ``{each: [...]}``
+    or ``{random: [...]}``."""
     raw = ck.mapping(value, path, "a multi-roll like {times: 2}")
     if raw is None:
         return None
     before = len(ck.problems)
     ck.keys(raw, path, ROLL_KEYS, (), "a multi-roll")
+    if "random" in raw:
+        return _random(ck, raw, path, table_id, refs, before)
+    if "chaos" in raw:
+        return _chaos(ck, raw, path, table_id, refs, before)
     if "each" in raw:
         for key in ("times", "list", "keep"):
             if key in raw:
@@ -347,6 +352,54 @@ def multi_roll(
     if times is None or len(ck.problems) > before:
         return None
     return MultiRoll(mode, times, tables)
+
+
+def _random(
+    ck: Checker,
+    raw: dict[str, object],
+    path: KeyPath,
+    table_id: str,
+    refs: list[Reference],
+    before: int,
+) -> MultiRoll | None:
+    """``{random: [a, b, c]}``: one roll on one of 2 to MAX_OFFERS lists, picked by a die."""
+    for key in ("times", "list", "keep", "each"):
+        if key in raw:
+            ck.add((*path, key), "random rolls once on one of the lists it names: drop this key")
+    lists = ck.ids(raw["random"], (*path, "random"), "lists")
+    names = [t for t, _ in lists]
+    if len(ck.problems) == before and not 2 <= len(names) <= MAX_OFFERS:
+        ck.add((*path, "random"), f"name 2 to {MAX_OFFERS} lists to pick from, got {len(names)}")
+    elif len(set(names)) != len(names):
+        ck.add((*path, "random"), "name each list once: every list has the same chance")
+    refs.extend(ck.reference(t, Wants.LIST, p, source=table_id) for t, p in lists)
+    if len(ck.problems) > before:
+        return None
+    return MultiRoll(MultiMode.RANDOM, parse_expr("1"), tuple(names))
+
+
+def _chaos(
+    ck: Checker,
+    raw: dict[str, object],
+    path: KeyPath,
+    table_id: str,
+    refs: list[Reference],
+    before: int,
+) -> MultiRoll | None:
+    """``{chaos: N}``: roll chaos N times; ``starting: LIST`` makes the first roll there."""
+    for key in ("times", "list", "keep", "each"):
+        if key in raw:
+            ck.add((*path, key), "chaos rolls chaos the number of times it says: drop this key")
+    times = roll_times(ck, raw["chaos"], (*path, "chaos"))
+    tables: tuple[str, ...] = ()
+    if "starting" in raw:
+        at = (*path, "starting")
+        if (target := ck.ident(raw["starting"], at, "the id of a list")) is not None:
+            tables = (target,)
+            refs.append(ck.reference(target, Wants.LIST, at, source=table_id))
+    if times is None or len(ck.problems) > before:
+        return None
+    return MultiRoll(MultiMode.CHAOS, times, tables)
 
 
 def roll_times(ck: Checker, value: object, path: KeyPath) -> DiceExpr | None:

@@ -101,9 +101,14 @@ def _plain_worst(costs: dict[str, list[Cost]], table: str, depth: int, left: int
     worst = (0, 0, 0)
     for cost in costs[table]:
         rolls, dice, size = 1, cost.dice, cost.bytes
-        for child, n in cost.children:
-            r, d, b = _plain_worst(costs, child, depth + 1, left)
-            rolls, dice, size = rolls + n * r, dice + n * d, size + n * b
+        below = [_plain_worst(costs, child, depth + 1, left) for child, _ in cost.children]
+        if cost.one_of:  # a random list: one roll on the worst of them
+            rolls += max((r for r, _, _ in below), default=0)
+            dice += max((d for _, d, _ in below), default=0)
+            size += max((b for _, _, b in below), default=0)
+        for (_, n), (r, d, b) in zip(cost.children, below, strict=True):
+            if not cost.one_of:
+                rolls, dice, size = rolls + n * r, dice + n * d, size + n * b
         totals = (min(rolls, CAP), min(dice, CAP), min(size, CAP))
         worst = (max(worst[0], totals[0]), max(worst[1], totals[1]), max(worst[2], totals[2]))
     return worst
@@ -111,7 +116,8 @@ def _plain_worst(costs: dict[str, list[Cost]], table: str, depth: int, left: int
 
 def test_the_worst_case_is_every_entry_s_worst_by_plain_recursion() -> None:
     # Entries alike in the rolls they ask for are taken together (with their dearest dice and
-    # bytes); random lists, with cycles, missing lists and caps, must come out the same.
+    # bytes); random lists, with cycles, missing lists, caps and random picks among lists,
+    # must come out the same.
     rng = random.Random(20261124)
     for _ in range(400):
         names = [f"t{n}" for n in range(rng.randint(1, 4))]
@@ -124,6 +130,7 @@ def test_the_worst_case_is_every_entry_s_worst_by_plain_recursion() -> None:
                         (rng.choice([*names, "missing"]), rng.randint(0, 3))
                         for _ in range(rng.randint(0, 2))
                     ),
+                    rng.random() < 0.3,  # one_of: a random pick among the children
                 )
                 for _ in range(rng.randint(0, 6))
             ]
