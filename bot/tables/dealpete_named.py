@@ -10,7 +10,8 @@ later one going on with "Then", and no sentence of the result makes it condition
 
 Every other list a result names becomes an offered roll; a sentence naming several lists with an
 "or" between them ("choose one of [a], [b], or [c]") offers one of them. Rolls the text gives to
-other players ("Each player rolls on [x]", "Your killer rolls on [x]") are offered too: the bot
+other players ("Each player rolls on [x]") are offered too, and "Your killer rolls on [x]" is
+offered to the killer (``to: killer``, whom the player out names): the bot
 rolls for the roller only, and an offer may be taken by the host or a referee for whoever the
 text names. The text stays as written, so players still read the conditions.
 """
@@ -46,12 +47,13 @@ _MANDATORY = re.compile(
     re.IGNORECASE,
 )
 # "Change the [global], then you may ...": the change is demanded, what follows is read apart.
-_CHANGE_THEN = re.compile(r"(change\s+the\s+\[[^\[\]\n]{1,60}\]),\s*(then\s+.+)", re.I)
+_CHANGE_THEN = re.compile(r"(change\s+the\s+\[[^\[\]\n]{1,60}\]),\s*(then\s.+)", re.I)
 # Lists named without brackets: "Chaos List E", "Chaos List A through Chaos List F", and a
 # list's title after a roll ("roll on Synthetic Creature", "roll again on the Vortex").
 _ONE_CHAOS = re.compile(r"\bChaos List ([A-F])\b(?! through)")
 _LONG_SPAN = re.compile(r"\bChaos List ([A-F]) through Chaos List ([A-F])\b")
-_AFTER_ROLL = r"(?i:(\b(?:rolls?|on|to)\s+(?:again\s+on\s+)?)(?:the\s+)*)"
+_AFTER_ROLL = re.compile(r"\b((?:rolls?|on|to)\s+(?:again\s+on\s+)?)(?:the\s+)*", re.IGNORECASE)
+_LEADING_THE = re.compile(r"^the\s+", re.IGNORECASE)
 _ONE_PART = re.compile(_MORE, re.IGNORECASE)  # groups: the count, the name
 _WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5}
 _WORDS |= {"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -61,7 +63,8 @@ _CHAOS_ROLL = re.compile(
     r"(?:,\s*starting\s+on\s+\[(?P<start>[^\[\]\n]{1,60})\])?\s*[.!]?",
     re.IGNORECASE,
 )
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+# Quotes and their closing marks: quoted rules text is left as written (see _split_quoted).
+_CLOSING = {'"': '"', "“": "”"}
 # "Chaos Lists A through F", naming chaos lists without brackets.
 _SPAN = re.compile(r"\bchaos lists ([a-f]) through ([a-f])\b", re.IGNORECASE)
 # The next chaos roll sent to a chaos list, as the `next_list` modifier does.
@@ -78,6 +81,8 @@ _CONDITION = re.compile(
     r"|\bat the beginning\b|\{T\}|:",
     re.IGNORECASE,
 )
+# A roll the text gives to whoever knocked the roller out.
+_KILLER = re.compile(r"\byour\s+killer\b|\bthe\s+player\s+who\s+(?:defeated|killed)\s+you\b", re.I)
 # A sentence about what the other players do.
 _OTHERS = re.compile(r"(?:each|all|every)\s+(?:other\s+)?(?:player|opponent)s?\b", re.I)
 # Words in a later sentence that restrict the roll before it ("Do this only if ...").
@@ -156,8 +161,11 @@ def name_lists(
             account.report(where.short, where.pos, where.number, sentence)
             continue
         fresh = [t for t in lists if t not in seen]
+        killer = bool(_KILLER.search(sentence))  # "Your killer rolls on [x]": theirs to take
         if len(fresh) > 1 and _OR.search(sentence):
-            offers.append({"one_of": fresh[:MAX_OFFERS]})
+            offers.append({"one_of": fresh[:MAX_OFFERS], **({"to": "killer"} if killer else {})})
+        elif killer:
+            offers.extend({"list": t, "to": "killer"} for t in fresh)
         else:
             offers.extend(fresh)
         seen.update(fresh)
@@ -225,7 +233,7 @@ def _unbracketed(sentence: str, targets: Mapping[str, Target]) -> str:
         name = f"list{match[1]}"
         return f"[{name}]" if _find(name, targets) is not None else match[0]
 
-    parts = re.split(r"(\"[^\"]*\"|“[^”]*”)", sentence)  # quoted rules text stays as it is
+    parts = _split_quoted(sentence)  # quoted rules text stays as it is
     return "".join(
         part if i % 2 else _bracket_titles(_ONE_CHAOS.sub(one, _LONG_SPAN.sub(span, part)), targets)
         for i, part in enumerate(parts)
@@ -233,14 +241,42 @@ def _unbracketed(sentence: str, targets: Mapping[str, Target]) -> str:
 
 
 def _bracket_titles(sentence: str, targets: Mapping[str, Target]) -> str:
+    """The sentence with each list's title after a roll word written as its ``[short]`` name:
+    "roll again on the Vortex" becomes "roll again on [vortex]"."""
     for short, target in targets.items():
-        title = re.sub(r"^the\s+", "", target.title, flags=re.IGNORECASE)
+        title = _LEADING_THE.sub("", target.title)
         if len(title) < 4 or title.casefold().startswith("chaos list"):
             continue
-        pattern = _AFTER_ROLL + rf"{re.escape(title)}\b(?!\s*[\[(])"
-        bracketed = f"[{short}]"
-        sentence = re.sub(pattern, lambda m: f"{m[1]}{bracketed}", sentence)  # noqa: B023 (used at once)
+        sentence = _bracket_title(sentence, title, f"[{short}]")
     return sentence
+
+
+def _bracket_title(sentence: str, title: str, bracketed: str) -> str:
+    """Each `title` that follows roll words (:data:`_AFTER_ROLL`), as a whole word and not already
+    followed by a bracket, replaced by `bracketed` (the roll words stay, any "the" goes). The
+    title is looked for with plain string searches: it comes from the file being imported, and
+    a pattern built from it couldn't be checked for backtracking."""
+    done: list[str] = []
+    at = 0
+    while (lead := _AFTER_ROLL.search(sentence, at)) is not None:
+        end = lead.end() + len(title)
+        if sentence.startswith(title, lead.end()) and _stands_alone(sentence, end, title):
+            done += [sentence[: lead.start()], lead[1], bracketed]
+            sentence, at = sentence[end:], 0
+        else:
+            at = lead.start() + 1
+    return "".join(done) + sentence
+
+
+def _stands_alone(sentence: str, end: int, title: str) -> bool:
+    """A title ending at `end` ends a word there, and no bracket follows it."""
+    if end < len(sentence) and _word_char(title[-1]) and _word_char(sentence[end]):
+        return False
+    return sentence[end:].lstrip()[:1] not in ("[", "(")
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _span(sentence: str, targets: Mapping[str, Target]) -> str:
@@ -262,7 +298,8 @@ def _unconditional(sentences: list[str], number: int) -> bool:
     What other players do first ("Each player may choose ...") conditions nothing of the
     roller's: "Each player may ... . Roll again on [vortex]." rolls at once."""
     before = any(
-        _CONDITION.search(_QUOTED.sub("", s)) and not _OTHERS.match(s) for s in sentences[:number]
+        _CONDITION.search("".join(_split_quoted(s)[::2])) and not _OTHERS.match(s)
+        for s in sentences[:number]
     )
     return not before and not any(_RESTRICTS.search(s) for s in sentences[number + 1 :])
 
@@ -370,3 +407,24 @@ def _find(name: str, targets: Mapping[str, Target]) -> Target | None:
 def _does_nothing(body: Mapping[str, object]) -> bool:
     """True for an effect that does nothing the engine tracks yet: a roll may be added."""
     return not any(key in body for key in _DOES)
+
+
+def _split_quoted(text: str) -> list[str]:
+    """`text` cut at its quotes, each whole with its marks: outside, inside, outside, ... (as a
+    split on a group would give). One pass: a quote that is never closed is read once, not
+    again from every later opening mark, which a pattern would do (n² on a long line of them)."""
+    parts: list[str] = []
+    start = at = 0
+    unclosed: set[str] = set()  # once one isn't closed, no later one of its kind is either
+    while at < len(text):
+        close = _CLOSING.get(text[at])
+        if close is not None and text[at] not in unclosed:
+            end = text.find(close, at + 1)
+            if end >= 0:
+                parts += [text[start:at], text[at : end + 1]]
+                start = at = end + 1
+                continue
+            unclosed.add(text[at])
+        at += 1
+    parts.append(text[start:])
+    return parts

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.engine import Offer, RollChaos
+from bot.engine import Offer, OfferTo, RollChaos
 from bot.tables import load_ruleset
 from bot.tables.dealpete import convert_dealpete, write_conversion
+from bot.tables.dealpete_named import _split_quoted
+from tests.tables.dealpete_samples import real_shaped
 from tests.tables.test_dealpete import DATA, play
 
 NAMED = DATA / "named.yaml"
@@ -143,3 +148,26 @@ def test_demanded_rolls_are_rolled_at_once_in_order(tmp_path: Path) -> None:
             break
     assert {at: seen[at] for at in expected} == expected
     assert seen[7] == []  # "Each player rolls on [acquisition]" is offered, not rolled
+
+
+def test_your_killer_rolls_is_offered_to_the_killer(tmp_path: Path) -> None:
+    # Four of Deal's Spite results give the killer a roll: the import offers it to them.
+    data = yaml.safe_load(real_shaped())
+    spite = next(one for one in data if one["short_name"] == "spite")
+    band = spite["rolls"][2]["index"]
+    spite["rolls"][2] = {"index": band, "text": "Your killer rolls on [vortex]."}
+    spite["rolls"][3] = {
+        "index": spite["rolls"][3]["index"],
+        "text": "Your killer rolls on [vortex] or [global].",
+    }
+    conversion = convert_dealpete(yaml.safe_dump(data, sort_keys=False), "chaos.yaml")
+    write_conversion(conversion, tmp_path)
+    table = load_ruleset(tmp_path).ruleset.tables["spite"]
+    assert table.lookup(4).offers == (Offer(("vortex",), OfferTo.KILLER),)
+    assert table.lookup(11).offers == (Offer(("vortex", "global"), OfferTo.KILLER),)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='"“”a b', max_size=16))
+def test_quotes_are_cut_as_the_pattern_did_in_one_pass(text: str) -> None:
+    assert _split_quoted(text) == re.split(r"(\"[^\"]*\"|“[^”]*”)", text)
