@@ -39,6 +39,7 @@ from bot.errors import ConfigError
 from bot.service import GameService
 from bot.uploadlimits import UploadLimits
 from bot.verify.running import Verifier
+from bot.watchdog import LoopWatchdog
 from bot.web.links import Links
 from bot.web.server import PageServer
 from bot.workers import UploadWorkers
@@ -147,6 +148,8 @@ class ChaosBot(commands.AutoShardedBot):
         self._health: asyncio.Task[None] | None = None
         self._closing = False
         self._frozen = False  # whether start-up's objects were frozen (bot.memory)
+        warn = settings.stall_warn_ms
+        self.watchdog = LoopWatchdog(warn / 1000) if warn is not None else None
 
     async def login(self, token: str) -> None:
         if self.http.connector is discord.utils.MISSING:  # as discord.py would, but with a limit
@@ -251,6 +254,8 @@ class ChaosBot(commands.AutoShardedBot):
         if not self._frozen:  # on the first ready: what start-up made lives as long as we do
             self._frozen = True
             memory.freeze()
+            if self.watchdog is not None:  # start-up is over: from now on, stalls are told
+                self.watchdog.start()
 
     async def _expire_idle(self) -> None:
         while True:
@@ -278,6 +283,8 @@ class ChaosBot(commands.AutoShardedBot):
             await self.uploads.close()
             if self.pages is not None:
                 await self.pages.close()
+            if self.watchdog is not None:
+                await self.watchdog.stop()
         await super().close()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:

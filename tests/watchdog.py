@@ -1,0 +1,134 @@
+"""The loop watchdog over every test that runs the bot (a pytest plugin, loaded by
+``tests/conftest.py``): a test fails when a bot's event loop was blocked longer than
+:data:`LIMIT_MS` once the bot was ready.
+
+How it reaches every bot without a test asking for it:
+
+* A bot in the test's own process (``Table.open``, ``running(bot, fake)``, or a ChaosBot made
+  by hand) gets a :class:`~bot.watchdog.LoopWatchdog` at its first ``on_ready``: the plugin
+  wraps ``ChaosBot.on_ready`` for the length of each test. The stalls it sees are kept here.
+* A bot process (``python -m bot``: ``tests/cluster.py``, ``tests/e2e/test_bot_cli.py``) inherits
+  ``CHAOS_STALL_WARN_MS``, which the plugin sets for every test, and logs a line for each stall.
+  After the test the plugin reads every file under the test's ``tmp_path`` (where those
+  processes write their logs) for such a line; helpers that read a process's output through a
+  pipe instead check it with :func:`assert_no_stall_in`.
+
+What is exempt, and why: everything before the bot's first ready. That is importing the bot and
+discord.py, loading and checking the bundled rulesets and tables, building the command tree,
+opening the store (and migrating it), logging in, syncing the commands, connecting and
+identifying each shard, and the one full garbage collection that freezes what start-up made
+(:func:`bot.memory.freeze`). Each happens once per process, before the bot can answer anyone,
+so no member waits behind it and no member can make it happen again. Everything after ready is
+watched, until the bot closes (a shutdown gives its answers a few seconds, and those are
+watched too).
+
+Why 100 ms holds on a loaded 2-core machine: what the watchdog counts is time the loop's thread
+was busy or blocked, not time the operating system kept it waiting for a CPU (see
+:mod:`bot.watchdog`), so other processes' load doesn't make it flake. The test process also
+runs the fake Discord and the test itself on the same loop as an in-process bot: their work is
+counted too, and a test that must do heavy work of its own on that loop says so with
+``with loop_watchdog.excused("why"):``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client.bot import ChaosBot
+from bot.watchdog import LoopWatchdog, Stall
+
+LIMIT_MS = 100
+# What bot.watchdog's Stall says, in a process's log.
+STALL_LINE = re.compile(r"the event loop was blocked for \d+ ms.*")
+MAX_LOG_BYTES = 32 * 2**20  # larger files under tmp_path are databases and uploads, not logs
+
+
+class Watch:
+    """What the watchdogs of one test saw."""
+
+    def __init__(self) -> None:
+        self.stalls: list[Stall] = []
+        self._excused: list[str] = []
+
+    def record(self, stall: Stall) -> None:
+        if not self._excused:
+            self.stalls.append(stall)
+
+    @contextlib.contextmanager
+    def excused(self, why: str) -> Iterator[None]:
+        """Stalls meanwhile don't count: for a test's own heavy set-up on the bot's loop
+        (`why` says what, for whoever reads the test)."""
+        self._excused.append(why)
+        try:
+            yield
+        finally:
+            self._excused.pop()
+
+    def forgive(self) -> list[Stall]:
+        """The stalls seen so far, forgotten (for the watchdog's own tests)."""
+        seen, self.stalls = self.stalls, []
+        return seen
+
+
+@pytest.fixture(autouse=True)
+def loop_watchdog(monkeypatch: pytest.MonkeyPatch) -> Watch:
+    """Every bot this test runs, watched (see the module's notes)."""
+    watch = Watch()
+    monkeypatch.setenv("CHAOS_STALL_WARN_MS", str(LIMIT_MS))
+    ready = ChaosBot.on_ready
+
+    async def on_ready(bot: ChaosBot) -> None:
+        if bot.watchdog is None:
+            bot.watchdog = LoopWatchdog(LIMIT_MS / 1000, on_stall=watch.record)
+        await ready(bot)
+
+    monkeypatch.setattr(ChaosBot, "on_ready", on_ready)
+    return watch
+
+
+def stall_lines(text: str) -> list[str]:
+    return [m.group(0) for m in STALL_LINE.finditer(text)]
+
+
+def assert_no_stall_in(output: str) -> None:
+    """A bot process's output (its log) has no watchdog line."""
+    lines = stall_lines(output)
+    assert not lines, f"a bot process's event loop was blocked over {LIMIT_MS} ms:\n" + "\n".join(
+        lines
+    )
+
+
+def logged_stalls(folder: Path) -> list[str]:
+    """The watchdog lines in every file under `folder` (bot processes' logs)."""
+    found: list[str] = []
+    for path in sorted(folder.rglob("*")):
+        with contextlib.suppress(OSError):
+            if not path.is_file() or path.stat().st_size > MAX_LOG_BYTES:
+                continue
+            text = path.read_bytes().decode("utf-8", "replace")
+            found += [f"{path.relative_to(folder)}: {line}" for line in stall_lines(text)]
+    return found
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
+    """After the test's body: fail it if any bot's loop was blocked."""
+    result = yield
+    funcargs: dict[str, Any] = getattr(item, "funcargs", {})
+    watch: Watch | None = funcargs.get("loop_watchdog")
+    problems = [str(s) for s in watch.stalls] if watch is not None else []
+    tmp_path = funcargs.get("tmp_path")
+    if isinstance(tmp_path, Path):
+        problems += logged_stalls(tmp_path)
+    if problems:
+        raise AssertionError(
+            f"a bot's event loop was blocked for more than {LIMIT_MS} ms after start-up"
+            " (tests/watchdog.py says what is exempt):\n" + "\n".join(problems)
+        )
+    return result
