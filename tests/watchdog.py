@@ -33,13 +33,16 @@ counted too, and a test that must do heavy work of its own on that loop says so 
 from __future__ import annotations
 
 import contextlib
+import gc
 import re
+import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot import memory
 from bot.client.bot import ChaosBot
 from bot.watchdog import LoopWatchdog, Stall
 
@@ -77,9 +80,13 @@ class Watch:
 
 
 @pytest.fixture(autouse=True)
-def loop_watchdog(monkeypatch: pytest.MonkeyPatch) -> Watch:
-    """Every bot this test runs, watched (see the module's notes)."""
+def loop_watchdog(monkeypatch: pytest.MonkeyPatch) -> Iterator[Watch]:
+    """Every bot this test runs, watched (see the module's notes). The garbage collector is
+    set as the bot's process sets it, and so are the threads' turns at the interpreter
+    (:func:`bot.memory.settle`): both decide how long the loop can be held."""
     watch = Watch()
+    thresholds, switch = gc.get_threshold(), sys.getswitchinterval()
+    memory.settle()
     monkeypatch.setenv("CHAOS_STALL_WARN_MS", str(LIMIT_MS))
     ready = ChaosBot.on_ready
 
@@ -89,7 +96,9 @@ def loop_watchdog(monkeypatch: pytest.MonkeyPatch) -> Watch:
         await ready(bot)
 
     monkeypatch.setattr(ChaosBot, "on_ready", on_ready)
-    return watch
+    yield watch
+    gc.set_threshold(*thresholds)
+    sys.setswitchinterval(switch)
 
 
 def stall_lines(text: str) -> list[str]:

@@ -32,11 +32,13 @@ from bot.client.errors import report
 from bot.client.health import report_health
 from bot.client.identify import IdentifyGate, LocalGate
 from bot.client.keeper import BoardKeeper
+from bot.client.oneatatime import OneAtATime
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
+from bot.tables.registry import load_bundled
 from bot.uploadlimits import UploadLimits
 from bot.verify.running import Verifier
 from bot.watchdog import LoopWatchdog
@@ -90,7 +92,22 @@ def quiet_voice() -> None:
 
 
 class ChaosTree(app_commands.CommandTree["ChaosBot"]):
-    """The command tree, with the one error handler every slash command goes through."""
+    """The command tree, with the one error handler every slash command goes through. A
+    member's slash commands take turns (:mod:`bot.client.oneatatime`)."""
+
+    def __init__(self, client: ChaosBot, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.turns = OneAtATime()
+
+    async def _call(self, interaction: discord.Interaction[ChaosBot]) -> None:
+        # discord.py's one entry for every interaction the tree answers (a private method:
+        # tests/fakediscord's canary fails if it moves).
+        if interaction.type is discord.InteractionType.application_command:
+            await self.turns.run(
+                interaction.user.id, super()._call(interaction), interaction.response.is_done
+            )
+        else:
+            await super()._call(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction[ChaosBot], error: app_commands.AppCommandError
@@ -158,6 +175,9 @@ class ChaosBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         ratelimits.install(self.http)  # a REST proxy's own 429s are waited out, not raised
+        # The bundled rulesets are read and checked once (tenths of a second): at start-up, on
+        # a thread, rather than on the event loop when the first game starts.
+        await asyncio.to_thread(load_bundled)
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
         self.add_dynamic_items(GameButton, PickMenu, RulesMenu)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import traceback
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from bot.engine.errors import ChaosError
 from bot.engine.model import Ruleset
@@ -25,6 +27,8 @@ from bot.verify.errors import UnreadableLogError
 from bot.verify.read import MAX_BYTES, read_log, read_path
 from bot.verify.replay import Verdict, tables_of, verify_events
 from bot.verify.tables import matching
+
+T = TypeVar("T")
 
 AT_ONCE = 2
 KEEP_TABLES = 4  # rulesets kept loaded between checks
@@ -70,9 +74,17 @@ class Verifier:
         """:meth:`verify`, for a caller that holds a :meth:`slot`."""
         if len(data) > MAX_BYTES and not data.startswith(b"\x1f\x8b"):
             raise UnreadableLogError(f"That file is larger than {MAX_BYTES // 2**20} MB.")
-        events = await asyncio.to_thread(read_log, data)
-        ruleset = await self._ruleset(*tables_of(events))
-        return await asyncio.to_thread(verify_events, events, lambda *_: ruleset, expected=expected)
+        # The log's events (a million objects for a long game) live and die on the worker
+        # thread: freeing them on the event loop held every server for a tenth of a second or
+        # more. The loop only ever holds them in `box`, which a thread empties.
+        box: list[list[dict[str, Any]]] = []
+        try:
+            tables = await asyncio.to_thread(_in_thread, _read_into, box, data)
+            ruleset = await self._ruleset(*tables)
+            return await asyncio.to_thread(_in_thread, _verify_box, box, ruleset, expected)
+        finally:
+            if box:
+                await asyncio.to_thread(box.clear)
 
     async def verify_file(self, path: Path, *, expected: str | None = None) -> Verdict:
         """The same for a file (the console): a regular file, read up to the limit."""
@@ -97,3 +109,24 @@ class Verifier:
         self._tables.move_to_end(frozen[0].hash)
         while len(self._tables) > KEEP_TABLES:
             self._tables.popitem(last=False)
+
+
+def _in_thread(work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` on a worker thread. An error it raises is passed on without the locals of
+    its frames, which are freed here: a traceback can hold a whole parsed log."""
+    try:
+        return work(*args)
+    except BaseException as error:
+        traceback.clear_frames(error.__traceback__)
+        raise
+
+
+def _read_into(box: list[list[dict[str, Any]]], data: bytes) -> tuple[str, str | None]:
+    """Read the log into `box`; the ruleset and tables it names."""
+    box.append(read_log(data))
+    return tables_of(box[0])
+
+
+def _verify_box(box: list[list[dict[str, Any]]], ruleset: Ruleset, expected: str | None) -> Verdict:
+    events = box.pop()
+    return verify_events(events, lambda *_: ruleset, expected=expected)

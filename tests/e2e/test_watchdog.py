@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ def test_time_spent_waiting_for_a_cpu_is_not_counted() -> None:
     saying the whole wait was spent there, the same late heartbeat is no stall."""
     clock = [0.0]
 
-    def queued() -> float:
+    def queued(thread: int) -> float:
         return clock[0]
 
     def starved() -> None:
@@ -77,7 +78,7 @@ def test_the_kernel_tells_this_thread_its_run_queue_wait() -> None:
     """On Linux the correction above is real: the run queue's clock is there, and moves."""
     if not Path("/proc/thread-self/schedstat").exists():
         pytest.skip("no per-thread scheduler statistics on this system")
-    assert run_delay() > 0
+    assert run_delay(threading.get_native_id()) > 0
 
 
 @aio
