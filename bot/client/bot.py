@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from typing import Any
 
 import aiohttp
@@ -47,6 +48,8 @@ from bot.web.server import PageServer
 from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
+
+_UNREADABLE = re.compile("[\x00\ud800-\udfff]")  # one character at a time: nothing to backtrack
 
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
 BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
@@ -102,6 +105,8 @@ class ChaosTree(app_commands.CommandTree["ChaosBot"]):
     async def _call(self, interaction: discord.Interaction[ChaosBot]) -> None:
         # discord.py's one entry for every interaction the tree answers (a private method:
         # tests/fakediscord's canary fails if it moves).
+        if interaction.data is not None:
+            clean_options(interaction.data.get("options") or [])  # type: ignore[arg-type]
         if interaction.type is discord.InteractionType.application_command:
             await self.turns.run(
                 interaction.user.id, super()._call(interaction), interaction.response.is_done
@@ -113,6 +118,23 @@ class ChaosTree(app_commands.CommandTree["ChaosBot"]):
         self, interaction: discord.Interaction[ChaosBot], error: app_commands.AppCommandError
     ) -> None:
         await report(interaction, error)
+
+
+def clean_options(options: list[dict[str, Any]]) -> None:
+    """Make every text a member typed into an option storable and showable, in place: a lone
+    surrogate (half of a UTF-16 pair, which JSON can carry) can't be encoded to UTF-8 for the
+    database or for Discord, and PostgreSQL refuses NUL; each becomes U+FFFD, the character for
+    "something unreadable was here"."""
+    for option in options:
+        value = option.get("value")
+        if isinstance(value, str):
+            option["value"] = readable(value)
+        clean_options(option.get("options") or [])
+
+
+def readable(text: str) -> str:
+    """`text` with each NUL and lone surrogate replaced by U+FFFD."""
+    return _UNREADABLE.sub("\ufffd", text)
 
 
 class ChaosBot(commands.AutoShardedBot):
@@ -154,7 +176,7 @@ class ChaosBot(commands.AutoShardedBot):
         self.boards = BoardKeeper(self, delay=board_delay)
         self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
         self.upload_limits = UploadLimits()
-        self.verifier = Verifier(service.store)
+        self.verifier = Verifier(service.store, processes=True)  # replays in worker processes
         self.links = Links(service, None)  # served once setup_hook starts the pages (if set)
         self.pages: PageServer | None = None
         self._extensions = extensions
@@ -301,6 +323,7 @@ class ChaosBot(commands.AutoShardedBot):
             await self.play.until_quiet(SHUTDOWN_GRACE)
             await self.boards.close()
             await self.uploads.close()
+            await self.verifier.close()
             if self.pages is not None:
                 await self.pages.close()
             if self.watchdog is not None:

@@ -113,6 +113,10 @@ class Target:
         return int(self.option.get("max_length", DISCORD_MAX_LENGTH))
 
     @property
+    def shortest(self) -> int:
+        return int(self.option.get("min_length", 0))
+
+    @property
     def autocomplete(self) -> bool:
         return bool(self.option.get("autocomplete"))
 
@@ -260,11 +264,17 @@ async def _sweep(fake: FakeDiscord, tmp_path: Path, extension: str) -> None:
     async with fake, Table.open(fake, tmp_path) as t:
         await t.game("lists", players=2, seed=3)
         swept = targets(extension_commands(t, extension))
+        if not swept:
+            print(f"\n{extension}: no option a member can type into")
+            return
         sweep = Sweep(t)
         answered_before = len(fake.calls_to("POST /interactions/*/*/callback"))
         async with Probe(fake, lobby) as probe:
             for target in swept:
-                texts = hostile_texts(target.length, lookups)
+                texts = {
+                    label: fill(text, max(len(text), target.shortest))
+                    for label, text in hostile_texts(target.length, lookups).items()
+                }
                 await sweep.target(target, texts, [fake.channel_id, empty])
         answered = len(fake.calls_to("POST /interactions/*/*/callback")) - answered_before
         print(f"\n{extension}: {len(swept)} options, {sweep.sent} interactions; {probe.summary()}")
