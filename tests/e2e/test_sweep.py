@@ -10,7 +10,8 @@ only those) gets hostile text, as a slash command and, where it has one, as auto
   a list of seats, the names of the bundled lists and tables);
 * digits of other scripts, combining marks, right-to-left marks, NUL and other controls, and
   lone surrogates (what an invalid UTF-16 sequence becomes in Discord's JSON);
-* and floods: 100 at once from one member, of each option's grammar-repeated text.
+* and floods: 100 at once from one member, of each option's grammar-repeated text, and 100
+  keystrokes at once into each autocomplete (a test of its own).
 
 What must hold: every interaction is answered (none lost), each with a sentence or with
 choices, never a traceback or the apology for an internal error; the game in the channel is
@@ -230,42 +231,58 @@ class Sweep:
 
     async def target(self, target: Target, texts: dict[str, str], channels: list[str]) -> None:
         """Every text into `target`, from the owner (the host and server owner: the deepest
-        paths), in each channel; then the floods, from a member of no game."""
+        paths), in each channel, sent all at once and typed one after another; then a flood
+        of sends from a member of no game."""
         fake = self.t.fake
-        work = []
-        for channel, (label, text) in itertools.product(channels, texts.items()):
-            work.append(self.slash(target, label, text, fake.owner, channel))
-            if target.autocomplete:
-                work.append(self.complete(target, label, text, fake.owner, channel))
-        await asyncio.gather(*work)
-        flood = texts["dice bomb"] if target.length >= 4 else texts["'!' repeated"]
-        game = channels[0]
+        sent = itertools.product(channels, texts.items())
         await asyncio.gather(
-            *(self.slash(target, "flood", flood, self.attacker, game) for _ in range(FLOOD))
+            *(self.slash(target, label, text, fake.owner, where) for where, (label, text) in sent)
         )
-        if target.autocomplete:
-            typed = texts["alphabet"]
-            await asyncio.gather(
-                *(self.complete(target, "flood", typed, self.attacker, game) for _ in range(FLOOD))
-            )
+        if target.autocomplete:  # typed one after another, as a member types
+            for where, (label, text) in itertools.product(channels, texts.items()):
+                await self.complete(target, label, text, fake.owner, where)
+        flood = texts["dice bomb"] if target.length >= 4 else texts["'!' repeated"]
+        await asyncio.gather(
+            *(self.slash(target, "flood", flood, self.attacker, channels[0]) for _ in range(FLOOD))
+        )
+
+    async def typing_flood(self, target: Target, texts: dict[str, str], channel: str) -> None:
+        """100 keystrokes at once into `target`'s autocomplete from one member."""
+        typed = texts["alphabet"]
+        await asyncio.gather(
+            *(self.complete(target, "flood", typed, self.attacker, channel) for _ in range(FLOOD))
+        )
 
 
 @pytest.mark.parametrize("extension", EXTENSIONS)
 def test_every_string_option_takes_hostile_text_with_a_sentence(
     fake_discord: FakeDiscord, tmp_path: Path, extension: str
 ) -> None:
-    asyncio.run(asyncio.wait_for(_sweep(fake_discord, tmp_path, extension), SWEEP_TIMEOUT))
+    sweep = _sweep(fake_discord, tmp_path, extension, typing=False)
+    asyncio.run(asyncio.wait_for(sweep, SWEEP_TIMEOUT))
 
 
-async def _sweep(fake: FakeDiscord, tmp_path: Path, extension: str) -> None:
+@pytest.mark.parametrize("extension", EXTENSIONS)
+def test_every_autocomplete_takes_a_flood_of_keystrokes_from_one_member(
+    fake_discord: FakeDiscord, tmp_path: Path, extension: str
+) -> None:
+    """Autocomplete can't be put off: an answer after Discord's 3 seconds is lost, so a flood
+    of keystrokes must be answered in time, and leave another channel answered meanwhile."""
+    sweep = _sweep(fake_discord, tmp_path, extension, typing=True)
+    asyncio.run(asyncio.wait_for(sweep, SWEEP_TIMEOUT))
+
+
+async def _sweep(fake: FakeDiscord, tmp_path: Path, extension: str, *, typing: bool) -> None:
     lobby = fake.add_channel("lobby")
     empty = fake.add_channel("no game here")
     lookups = words()
     async with fake, Table.open(fake, tmp_path) as t:
         await t.game("lists", players=2, seed=3)
         swept = targets(extension_commands(t, extension))
+        if typing:
+            swept = [target for target in swept if target.autocomplete]
         if not swept:
-            print(f"\n{extension}: no option a member can type into")
+            print(f"\n{extension}: no option to sweep here")
             return
         sweep = Sweep(t)
         answered_before = len(fake.calls_to("POST /interactions/*/*/callback"))
@@ -275,7 +292,10 @@ async def _sweep(fake: FakeDiscord, tmp_path: Path, extension: str) -> None:
                     label: fill(text, max(len(text), target.shortest))
                     for label, text in hostile_texts(target.length, lookups).items()
                 }
-                await sweep.target(target, texts, [fake.channel_id, empty])
+                if typing:
+                    await sweep.typing_flood(target, texts, fake.channel_id)
+                else:
+                    await sweep.target(target, texts, [fake.channel_id, empty])
         answered = len(fake.calls_to("POST /interactions/*/*/callback")) - answered_before
         print(f"\n{extension}: {len(swept)} options, {sweep.sent} interactions; {probe.summary()}")
         assert not sweep.problems, "\n".join(sweep.problems[:20])
