@@ -13,21 +13,25 @@ How it reaches every bot without a test asking for it:
   processes write their logs) for such a line; helpers that read a process's output through a
   pipe instead check it with :func:`assert_no_stall_in`.
 
-What is exempt, and why: everything before the bot's first ready. That is importing the bot and
-discord.py, loading and checking the bundled rulesets and tables, building the command tree,
-opening the store (and migrating it), logging in, syncing the commands, connecting and
-identifying each shard, and the one full garbage collection that freezes what start-up made
-(:func:`bot.memory.freeze`). Each happens once per process, before the bot can answer anyone,
-so no member waits behind it and no member can make it happen again. Everything after ready is
-watched, until the bot closes (a shutdown gives its answers a few seconds, and those are
-watched too).
+What is exempt, and why: everything before the bot's first ready, and nothing after it.
+Before ready come importing the bot and discord.py; opening (and migrating) the store; loading
+and checking the bundled rulesets and building the dice notation's parser (both on threads, in
+``setup_hook``, so a first game or first ``/roll`` doesn't do it on the loop later); loading the
+cogs and syncing the commands; logging in, then connecting and identifying each shard and taking
+in its servers; and the one full garbage collection that freezes what start-up made
+(:func:`bot.memory.freeze`). Each happens once per process, before the bot answers anyone, so
+no member waits behind it and no member can make it happen again. From ready on, everything is
+watched until the bot closes (a shutdown gives its answers a few seconds, and those are watched
+too).
 
-Why 100 ms holds on a loaded 2-core machine: what the watchdog counts is time the loop's thread
-was busy or blocked, not time the operating system kept it waiting for a CPU (see
-:mod:`bot.watchdog`), so other processes' load doesn't make it flake. The test process also
-runs the fake Discord and the test itself on the same loop as an in-process bot: their work is
-counted too, and a test that must do heavy work of its own on that loop says so with
-``with loop_watchdog.excused("why"):``.
+Why 100 ms holds on a loaded 2-core machine: the watchdog times single steps of the loop (one
+callback, or one wait of the loop's thread for the GIL), not the loop's latency under load, and
+it doesn't count time the operating system kept the loop's thread waiting for a CPU (see
+:mod:`bot.watchdog`), so other processes' load doesn't make it flake. What a flood does to
+another channel's latency is the probes' and ``bench/hostile.py``'s to measure. The test process
+also runs the fake Discord and the test itself on an in-process bot's loop: their steps are
+watched too, so a test does its own heavy set-up on a thread (``asyncio.to_thread``), or says
+why not with ``with loop_watchdog.excused("why"):``.
 """
 
 from __future__ import annotations
