@@ -30,8 +30,8 @@ def sleeps_on_the_loop() -> None:
 
 
 def computes_on_the_loop() -> None:
-    ends = time.perf_counter() + BLOCK
-    while time.perf_counter() < ends:
+    ends = time.thread_time() + BLOCK  # CPU time: however loaded the machine, BLOCK of work
+    while time.thread_time() < ends:
         sum(range(1000))
 
 
@@ -49,8 +49,8 @@ async def watched(blocker: object, **options: object) -> list[Stall]:
 @pytest.mark.parametrize("blocker", [sleeps_on_the_loop, computes_on_the_loop])
 def test_a_blocking_callback_is_caught_and_named(blocker: object) -> None:
     (stall,) = asyncio.run(watched(blocker))
-    assert stall.blocked > LIMIT_MS / 1000
-    assert BLOCK * 0.9 < stall.blocked + stall.queued < BLOCK * 3  # on a CPU or waiting for one
+    # Its own time, whether it computed or slept; what it spent waiting for a CPU aside.
+    assert BLOCK * 0.8 < stall.blocked < BLOCK * 2
     assert blocker.__name__ in stall.where  # type: ignore[attr-defined]
     assert "the event loop was blocked for" in str(stall)
 
