@@ -49,7 +49,7 @@ from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
 
-_UNREADABLE = re.compile("[\x00\ud800-\udfff]")  # one character at a time: nothing to backtrack
+_SURROGATE = re.compile("[\ud800-\udfff]")  # one character at a time: nothing to backtrack
 
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
 BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
@@ -121,10 +121,11 @@ class ChaosTree(app_commands.CommandTree["ChaosBot"]):
 
 
 def clean_options(options: list[dict[str, Any]]) -> None:
-    """Make every text a member typed into an option storable and showable, in place: a lone
-    surrogate (half of a UTF-16 pair, which JSON can carry) can't be encoded to UTF-8 for the
-    database or for Discord, and PostgreSQL refuses NUL; each becomes U+FFFD, the character for
-    "something unreadable was here"."""
+    """Make every text a member typed into an option encodable, in place: a lone surrogate
+    (half of a UTF-16 pair, which JSON can carry) can't be encoded to UTF-8 for the database or
+    for Discord, and reached both from a few commands (an internal error). Each becomes U+FFFD,
+    "something unreadable was here", which the checks of names and notation refuse with a
+    sentence, as they refuse control characters."""
     for option in options:
         value = option.get("value")
         if isinstance(value, str):
@@ -133,8 +134,8 @@ def clean_options(options: list[dict[str, Any]]) -> None:
 
 
 def readable(text: str) -> str:
-    """`text` with each NUL and lone surrogate replaced by U+FFFD."""
-    return _UNREADABLE.sub("\ufffd", text)
+    """`text` with each lone surrogate replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 class ChaosBot(commands.AutoShardedBot):
