@@ -141,6 +141,7 @@ class LoopWatchdog:
         mine = threading.get_native_id()
         while True:
             asked, queued_self = time.perf_counter(), self._queued(mine)
+            collected = self._collected()
             if self._stopping.wait(self.every):
                 if step is not None:  # a step that ended just before the stop counts too
                     self._finish(step)
@@ -155,13 +156,14 @@ class LoopWatchdog:
             # nothing could run on the loop either, whatever step it was in.
             held = now - asked - self.every - (self._queued(mine) - queued_self)
             if held > self.threshold:
-                self._report(Stall(held, 0.0, _where(frame), 0.0))
+                collecting = min(held, self._collected() - collected)
+                self._report(Stall(held, 0.0, _where(frame), collecting))
                 if step is not None:
                     step.reported = True
             if current is None:
                 continue
             if step is None:
-                step = _Step(current, now, self._queued(self._native), self._collecting)
+                step = _Step(current, now, self._queued(self._native), self._collected())
             step.seen = now
             if not step.where and now - step.began > self.threshold / 2:
                 step.where = _where(frame)
@@ -170,7 +172,7 @@ class LoopWatchdog:
         queued = self._queued(self._native) - step.queued
         blocked = step.seen - step.began - queued
         if blocked > self.threshold and not step.reported:
-            collected = self._collecting - step.collecting
+            collected = self._collected() - step.collecting
             self._report(Stall(blocked, queued, step.where, min(collected, blocked)))
 
     def _report(self, stall: Stall) -> None:
@@ -178,12 +180,18 @@ class LoopWatchdog:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 self._loop.call_soon_threadsafe(self.on_stall, stall)
 
+    def _collected(self) -> float:
+        """Seconds the collector has run since the watchdog started, one running now included."""
+        began = self._collection_began
+        return self._collecting + (time.perf_counter() - began if began else 0.0)
+
     def _collection(self, phase: str, info: dict[str, int]) -> None:
         """gc's callback, on whichever thread collects: the time collections take."""
         if phase == "start":
             self._collection_began = time.perf_counter()
         elif self._collection_began:
             self._collecting += time.perf_counter() - self._collection_began
+            self._collection_began = 0.0
 
     @staticmethod
     def _log(stall: Stall) -> None:
