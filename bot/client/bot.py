@@ -96,7 +96,7 @@ def quiet_voice() -> None:
 
 class ChaosTree(app_commands.CommandTree["ChaosBot"]):
     """The command tree, with the one error handler every slash command goes through. A
-    member's slash commands take turns (:mod:`bot.client.oneatatime`)."""
+    member's slash commands and autocompletes take turns (:mod:`bot.client.oneatatime`)."""
 
     def __init__(self, client: ChaosBot, **options: Any) -> None:
         super().__init__(client, **options)
@@ -107,12 +107,9 @@ class ChaosTree(app_commands.CommandTree["ChaosBot"]):
         # tests/fakediscord's canary fails if it moves).
         if interaction.data is not None:
             clean_options(interaction.data.get("options") or [])  # type: ignore[arg-type]
-        if interaction.type is discord.InteractionType.application_command:
-            await self.turns.run(
-                interaction.user.id, super()._call(interaction), interaction.response.is_done
-            )
-        else:
-            await super()._call(interaction)
+        await self.turns.run(
+            interaction.user.id, super()._call(interaction), interaction.response.is_done
+        )
 
     async def on_error(
         self, interaction: discord.Interaction[ChaosBot], error: app_commands.AppCommandError

@@ -1,4 +1,4 @@
-"""One member's slash commands are worked on one after another, not all at once.
+"""One member's slash commands and keystrokes are worked on one after another, not all at once.
 
 Every server shares the event loop, which runs ready work first come, first served. A member who
 sends a hundred commands at once (a script, a macro) put a hundred pieces of work in front of
@@ -11,8 +11,11 @@ after :data:`HOLD` seconds, whichever comes first: a slow command (a game log be
 must not make their next one miss Discord's 3-second deadline, and the limits on what a member
 may have under way at once (one verify, one table check) still see their next command.
 
-Autocomplete is not queued here: it answers a keystroke, and only the member's latest one is
-worth working on (see the autocomplete handlers).
+Autocomplete takes the same turns: a hundred keystrokes at once from one member, each cheap to
+answer, kept another channel waiting half a second (``tests/e2e/test_sweep.py``); one after
+another, each is answered in a few milliseconds, well within Discord's 3 seconds. What a
+keystroke costs, and skipping those a newer one has replaced, is the autocomplete handlers' own
+business.
 """
 
 from __future__ import annotations
