@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from typing import Any
 
 import aiohttp
@@ -49,7 +48,8 @@ from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
 
-_SURROGATE = re.compile("[\ud800-\udfff]")  # one character at a time: nothing to backtrack
+# Every UTF-16 surrogate code point, to U+FFFD (str.translate: one character at a time).
+_SURROGATES = {code: "\ufffd" for code in range(0xD800, 0xE000)}
 
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
 BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
@@ -132,7 +132,7 @@ def clean_options(options: list[dict[str, Any]]) -> None:
 
 def readable(text: str) -> str:
     """`text` with each lone surrogate replaced by U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text)
+    return text if text.isascii() else text.translate(_SURROGATES)
 
 
 class ChaosBot(commands.AutoShardedBot):
