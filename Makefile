@@ -66,6 +66,7 @@ bench: $(STAMP) chromium
 	$(PY) bench/hostile_text.py
 	$(PY) bench/page_flood.py
 	$(PY) bench/autocomplete.py
+	$(PY) bench/hostile.py
 
 # Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
 lock:

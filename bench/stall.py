@@ -91,7 +91,7 @@ async def main_async(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="chaos-stall-") as tmp:
         store = await Store.open(Path(tmp) / "stall.db")
         service = GameService(store)
-        snapshot, _ = service._freeze(find_ruleset("classic"))
+        snapshot, _ = await service._freeze(find_ruleset("classic"))
         await store.create_game(
             scope=SCOPE, guild=None, snapshot=snapshot, events=game.events, now=time.time()
         )

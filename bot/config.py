@@ -22,11 +22,16 @@ variable                 meaning                                       default
 ``CHAOS_WEB_PORT``       the port of the live game pages               none (no pages)
 ``CHAOS_WEB_HOST``       the address the pages listen on               ``127.0.0.1``
 ``CHAOS_WEB_URL``        the pages' public base URL (a reverse proxy)  ``http://HOST:PORT/``
+``CHAOS_STALL_WARN_MS``  log a line whenever the event loop was        none (no watchdog)
+                         blocked longer than this (milliseconds)
 =======================  ============================================  ========================
 
 Sharding: with neither shard variable, one process runs as many shards as Discord recommends.
 Several processes share the shards by each naming its own with ``CHAOS_SHARDS`` and the same
 ``CHAOS_SHARD_COUNT``; only the process with shard 0 publishes the slash commands.
+
+The watchdog (:mod:`bot.watchdog`) starts once the bot is ready: start-up's one-off work (imports,
+loading the bundled tables, the first connection) is not what it watches for.
 
 The live game pages (:mod:`bot.web`) are off unless ``CHAOS_WEB_PORT`` is set. They listen on
 the loopback address by default: put a reverse proxy (with TLS) in front of them, and give its
@@ -70,6 +75,7 @@ class Settings:
     web_port: int | None = None  # None: no live pages; 0 (tests only): any free port
     web_host: str = WEB_HOST
     web_url: str | None = None  # None: http://web_host:web_port/
+    stall_warn_ms: int | None = None  # None: no loop watchdog
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -127,6 +133,9 @@ class Settings:
             web_port=port,
             web_host=get("CHAOS_WEB_HOST") or WEB_HOST,
             web_url=_url(get("CHAOS_WEB_URL"), "CHAOS_WEB_URL", ("http://", "https://")),
+            stall_warn_ms=_integer(
+                get("CHAOS_STALL_WARN_MS"), "CHAOS_STALL_WARN_MS", "a number of milliseconds"
+            ),
         )
 
 

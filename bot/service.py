@@ -258,7 +258,7 @@ class GameService(GuildService, GameReading):
                     raise DuplicateActionError(DuplicateActionError.SAID)
                 raise exists
             uploads = await self._uploads(guild, tables)
-            snapshot, loaded = self._freeze(self._rulesets(ruleset), uploads)
+            snapshot, loaded = await self._freeze(self._rulesets(ruleset), uploads)
             game = Game.start(
                 loaded.ruleset,
                 seed=self._seeds() if seed is None else seed,
@@ -492,7 +492,8 @@ class GameService(GuildService, GameReading):
         frozen = self._frozen.get(record.snapshot)
         if frozen is None:
             snapshot = await self.store.snapshot(record.snapshot)
-            frozen = (snapshot, load_snapshot(snapshot))
+            # Parsing and checking a ruleset's files takes tens of milliseconds: on a thread.
+            frozen = (snapshot, await asyncio.to_thread(load_snapshot, snapshot))
             self._keep_frozen(frozen)
         else:
             self._frozen.move_to_end(record.snapshot)
@@ -504,16 +505,19 @@ class GameService(GuildService, GameReading):
             )
         return _Loaded(record, game, frozen[1])
 
-    def _freeze(
+    async def _freeze(
         self, loaded: LoadedRuleset, uploads: Mapping[str, str] | None = None
     ) -> tuple[Snapshot, LoadedRuleset]:
         """The snapshot of a ruleset's files as they are now (with a guild's uploads in place),
-        and the ruleset built from it."""
-        texts = with_uploads(loaded, uploads) if uploads else read_texts(loaded)
+        and the ruleset built from it. Reading the files, and parsing and checking them (tens
+        of milliseconds, more with large uploads) happen on a thread, off the event loop."""
+        texts = await asyncio.to_thread(
+            lambda: with_uploads(loaded, uploads) if uploads else read_texts(loaded)
+        )
         probe = Snapshot(loaded.id, tuple(SnapshotFile(n, t) for n, t in texts.items()))
         frozen = self._frozen.get(probe.hash)
         if frozen is None:
-            frozen = freeze(texts, loaded.folder)
+            frozen = await asyncio.to_thread(freeze, texts, loaded.folder)
             self._keep_frozen(frozen)
         return frozen
 

@@ -51,7 +51,7 @@ class RollCog(commands.GroupCog, group_name="roll"):
 
 async def setup(bot: ChaosBot) -> None:
     # The dice notation's parser is built when d20 is first imported (0.2 to 0.5 s): build it
-    # on a thread while the bot connects, neither in start-up's way (start to ready) nor in the
-    # event loop's on the first /roll.
-    asyncio.get_running_loop().run_in_executor(None, roll_dice, "1d6", random.Random(0))
+    # on a thread during start-up. Left to finish on its own, it held the import lock when the
+    # first /roll came: that roll waited for it on the event loop (the loop watchdog saw it).
+    await asyncio.to_thread(roll_dice, "1d6", random.Random(0))
     await bot.add_cog(RollCog(bot))

@@ -1,5 +1,6 @@
-"""What the whole test run shares: a fresh PostgreSQL database for a test that asks for one, and
-one line at the end for the PostgreSQL cases skipped."""
+"""What the whole test run shares: a fresh PostgreSQL database for a test that asks for one, one
+line at the end for the PostgreSQL cases skipped, and the loop watchdog over every bot a test
+runs (:mod:`tests.watchdog`, which says what start-up work is exempt, and why)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from tests import postgres
+
+pytest_plugins = ["tests.watchdog"]
 
 
 @pytest.fixture

@@ -33,19 +33,25 @@ from bot.client.health import report_health
 from bot.client.identify import IdentifyGate, LocalGate
 from bot.client.keeper import BoardKeeper
 from bot.client.keystrokes import Keystrokes
+from bot.client.oneatatime import OneAtATime
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
 from bot.client.searches import Searches
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
+from bot.tables.registry import load_bundled
 from bot.uploadlimits import UploadLimits
 from bot.verify.running import Verifier
+from bot.watchdog import LoopWatchdog
 from bot.web.links import Links
 from bot.web.server import PageServer
 from bot.workers import UploadWorkers
 
 log = logging.getLogger(__name__)
+
+# Every UTF-16 surrogate code point, to U+FFFD (str.translate: one character at a time).
+_SURROGATES = {code: "\ufffd" for code in range(0xD800, 0xE000)}
 
 EXPIRY_EVERY = 6 * 3600.0  # seconds between sweeps for idle games
 BOARD_DELAY = 0.5  # seconds a board waits for more actions before it is redrawn
@@ -91,12 +97,51 @@ def quiet_voice() -> None:
 
 
 class ChaosTree(app_commands.CommandTree["ChaosBot"]):
-    """The command tree, with the one error handler every slash command goes through."""
+    """The command tree, with the one error handler every slash command goes through. A
+    member's slash commands take turns (:mod:`bot.client.oneatatime`); their autocompletes are
+    bounded by :mod:`bot.client.keystrokes` instead."""
+
+    def __init__(self, client: ChaosBot, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.turns = OneAtATime()
+
+    async def _call(self, interaction: discord.Interaction[ChaosBot]) -> None:
+        # discord.py's one entry for every interaction the tree answers (a private method:
+        # tests/fakediscord's canary fails if it moves).
+        if interaction.data is not None:
+            clean_options(interaction.data.get("options") or [])  # type: ignore[arg-type]
+        if interaction.type is discord.InteractionType.autocomplete:
+            # Keystrokes bound themselves (bot.client.keystrokes): a member's newest one per
+            # option is worked on and the rest are dropped at once. Queued here, the newest
+            # would wait behind every keystroke it replaced.
+            await super()._call(interaction)
+            return
+        await self.turns.run(
+            interaction.user.id, super()._call(interaction), interaction.response.is_done
+        )
 
     async def on_error(
         self, interaction: discord.Interaction[ChaosBot], error: app_commands.AppCommandError
     ) -> None:
         await report(interaction, error)
+
+
+def clean_options(options: list[dict[str, Any]]) -> None:
+    """Make every text a member typed into an option encodable, in place: a lone surrogate
+    (half of a UTF-16 pair, which JSON can carry) can't be encoded to UTF-8 for the database or
+    for Discord, and reached both from a few commands (an internal error). Each becomes U+FFFD,
+    "something unreadable was here", which the checks of names and notation refuse with a
+    sentence, as they refuse control characters."""
+    for option in options:
+        value = option.get("value")
+        if isinstance(value, str):
+            option["value"] = readable(value)
+        clean_options(option.get("options") or [])
+
+
+def readable(text: str) -> str:
+    """`text` with each lone surrogate replaced by U+FFFD."""
+    return text if text.isascii() else text.translate(_SURROGATES)
 
 
 class ChaosBot(commands.AutoShardedBot):
@@ -140,7 +185,7 @@ class ChaosBot(commands.AutoShardedBot):
         self.upload_limits = UploadLimits()
         self.keystrokes = Keystrokes()  # autocomplete: each member's newest keystroke only
         self.searches = Searches()  # autocomplete's searches, on a thread of their own
-        self.verifier = Verifier(service.store)
+        self.verifier = Verifier(service.store, processes=True)  # replays in worker processes
         self.links = Links(service, None)  # served once setup_hook starts the pages (if set)
         self.pages: PageServer | None = None
         self._extensions = extensions
@@ -151,6 +196,8 @@ class ChaosBot(commands.AutoShardedBot):
         self._health: asyncio.Task[None] | None = None
         self._closing = False
         self._frozen = False  # whether start-up's objects were frozen (bot.memory)
+        warn = settings.stall_warn_ms
+        self.watchdog = LoopWatchdog(warn / 1000) if warn is not None else None
 
     async def login(self, token: str) -> None:
         if self.http.connector is discord.utils.MISSING:  # as discord.py would, but with a limit
@@ -159,6 +206,9 @@ class ChaosBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         ratelimits.install(self.http)  # a REST proxy's own 429s are waited out, not raised
+        # The bundled rulesets are read and checked once (tenths of a second): at start-up, on
+        # a thread, rather than on the event loop when the first game starts.
+        await asyncio.to_thread(load_bundled)
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
         self.add_dynamic_items(GameButton, PickMenu, RulesMenu)
@@ -255,6 +305,8 @@ class ChaosBot(commands.AutoShardedBot):
         if not self._frozen:  # on the first ready: what start-up made lives as long as we do
             self._frozen = True
             memory.freeze()
+            if self.watchdog is not None:  # start-up is over: from now on, stalls are told
+                self.watchdog.start()
 
     async def _expire_idle(self) -> None:
         while True:
@@ -281,8 +333,11 @@ class ChaosBot(commands.AutoShardedBot):
             await self.boards.close()
             await self.uploads.close()
             self.searches.close()
+            await self.verifier.close()
             if self.pages is not None:
                 await self.pages.close()
+            if self.watchdog is not None:
+                await self.watchdog.stop()
         await super().close()
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:

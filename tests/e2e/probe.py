@@ -61,6 +61,11 @@ class Probe:
             f" median {median * 1000:.0f} ms, max {most * 1000:.0f} ms"
         )
 
+    def quantile(self, q: float) -> float:
+        """The latency below which a fraction `q` of the probe's answers came (nearest rank)."""
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
     def check(self, *, answers: int = 5) -> None:
         """Every probe answered within the limit, and enough of them to mean something."""
         assert max(self.latencies) < PROBE_LIMIT, self.summary()

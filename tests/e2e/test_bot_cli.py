@@ -26,6 +26,7 @@ import pytest
 
 from tests.fakediscord.plugin import assert_no_unknown_routes
 from tests.fakediscord.server import FakeDiscord
+from tests.watchdog import assert_no_stall_in
 
 T = TypeVar("T")
 
@@ -100,6 +101,7 @@ def stop_when(
         if process.poll() is None:
             process.kill()
             process.communicate()
+    assert_no_stall_in(stderr)  # its log came through a pipe, not a file the plugin reads
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 

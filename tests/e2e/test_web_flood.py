@@ -22,7 +22,7 @@ from typing import Any, ParamSpec
 from bot.engine import actions as a
 from bot.engine.game import Game
 from bot.tables import find_ruleset
-from bot.tables.snapshot import freeze, read_texts
+from bot.tables.snapshot import Snapshot, freeze, read_texts
 from bot.web.streams import CLIENT_STREAMS, TOO_MANY_HERE
 from tests.e2e.table import Table, text_of
 from tests.e2e.test_web_link import link_in
@@ -147,16 +147,23 @@ async def store_long_game(t: Table, actions: int) -> int:
     the bot would have (its events, the snapshot of its ruleset): it takes a moment to play
     through the engine, not the minutes it would through Discord."""
     owner, player = t.fake.owner, t.fake.player
-    snapshot, loaded = freeze(read_texts(find_ruleset("classic")), find_ruleset("classic").folder)
-    game = Game.start(
-        loaded.ruleset, seed=7, host=owner["id"], name="owner", salt="ab", tables=snapshot.hash
-    )
-    game.act(a.Join(actor=player["id"], player_name="player"))
-    game.act(a.Begin(actor=owner["id"]))
-    while game.seq < actions:
-        action = next_action(game)
-        assert action is not None
-        game.act(action)
+
+    def play() -> tuple[Snapshot, Game]:  # on a thread: the bot's loop is watched meanwhile
+        snapshot, loaded = freeze(
+            read_texts(find_ruleset("classic")), find_ruleset("classic").folder
+        )
+        game = Game.start(
+            loaded.ruleset, seed=7, host=owner["id"], name="owner", salt="ab", tables=snapshot.hash
+        )
+        game.act(a.Join(actor=player["id"], player_name="player"))
+        game.act(a.Begin(actor=owner["id"]))
+        while game.seq < actions:
+            action = next_action(game)
+            assert action is not None
+            game.act(action)
+        return snapshot, game
+
+    snapshot, game = await asyncio.to_thread(play)
     record = await t.service.store.create_game(
         scope=f"{t.fake.guild_id}:{t.fake.channel_id}",
         guild=t.fake.guild_id,

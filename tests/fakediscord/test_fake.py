@@ -332,7 +332,8 @@ async def test_privileged_intents_close_the_gateway_with_4014(fake_discord: Fake
 
 
 def test_discord_py_hook_points_have_not_moved() -> None:
-    """The fake relies on two class attributes of discord.py; fail loudly if they change."""
+    """The fake relies on two class attributes of discord.py, and the bot on one private method;
+    fail loudly if they change."""
     route = discord.http.Route
     assert isinstance(route.__dict__.get("BASE"), str), "discord.http.Route.BASE moved"
     assert route.BASE == REST_BASE_DEFAULT
@@ -346,6 +347,10 @@ def test_discord_py_hook_points_have_not_moved() -> None:
     assert isinstance(default, yarl.URL), "DiscordWebSocket.DEFAULT_GATEWAY moved"
     assert str(default) == GATEWAY_DEFAULT
     assert "cls.DEFAULT_GATEWAY" in inspect.getsource(ws.from_client)
+
+    # The bot's tree queues each member's commands around CommandTree._call (ChaosTree).
+    tree = discord.app_commands.CommandTree
+    assert "self._call(interaction)" in inspect.getsource(tree._from_interaction), "_call moved"
 
 
 def test_a_call_matches_method_and_path_patterns() -> None:
