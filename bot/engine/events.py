@@ -50,6 +50,7 @@ from bot.engine.events_rolls import (
     BudgetExhausted,
     ChoiceMade,
     ChoiceOffered,
+    DiceDrawn,
     EntryRef,
     InlineDice,
     Roll,
@@ -77,6 +78,7 @@ __all__ = [
     "ChoiceMade",
     "ChoiceOffered",
     "DeckShuffled",
+    "DiceDrawn",
     "EffectEnded",
     "EffectStarted",
     "EntryRef",
@@ -126,6 +128,7 @@ Event: TypeAlias = (
     | TurnOrderChanged
     | RollRequirementWaived
     | ChaosDone
+    | DiceDrawn
     | Roll
     | BudgetExhausted
     | EffectStarted
