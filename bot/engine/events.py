@@ -9,7 +9,7 @@ one event per line.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TypeAlias, get_args, get_type_hints
 
 from bot.engine.events_cards import (
     CardDiscarded,
@@ -84,6 +84,7 @@ __all__ = [
     "EntryRef",
     "Event",
     "EventOwner",
+    "FIELDS",
     "GameBegun",
     "GameEnded",
     "GameStarted",
@@ -158,6 +159,18 @@ Event: TypeAlias = (
     | GameEnded
     | SeedRevealed
 )
+
+
+def _fields() -> dict[str, frozenset[str]]:
+    """Every event's type, and the fields an event of that type may have."""
+    found: dict[str, frozenset[str]] = {}
+    for shape in get_args(Event):
+        (kind,) = get_args(get_type_hints(shape)["type"])
+        found[kind] = frozenset(shape.__required_keys__ | shape.__optional_keys__)
+    return found
+
+
+FIELDS: dict[str, frozenset[str]] = _fields()  # what a strict reader of a log accepts
 
 # Outcomes a stack item produced (``item``), or that a counter took back from one (``undoes``):
 # a counter takes the first kind back, a counter of that counter takes back the second.
