@@ -92,7 +92,7 @@ def test_a_roll_offered_to_a_player_who_stepped_away_waits_for_them(tmp_path: Pa
         "--players",
         "Ann,Bob,Cy",
         "--seed",
-        "39",
+        "42",
         stdin="chaos roll\nas Ann: player away\ngame status\nas Bob: chaos roll vortex\n"
         "as Ann: player back\nas Ann: chaos roll vortex\n",
     )
