@@ -152,7 +152,9 @@ def standing(game: Game, inserted: set[int]) -> list[Event]:
         if event["type"] == "action":
             seq = event["seq"]
             keep = (
-                seq not in undone and seq not in inserted and event["action"]["name"] != "chaos undo"
+                seq not in undone
+                and seq not in inserted
+                and event["action"]["name"] != "chaos undo"
             )
             continue
         if keep and event["type"] != "undone":
