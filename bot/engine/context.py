@@ -36,7 +36,7 @@ class Context:
         deck's shuffle): from then on `rng` is that roll's.
 
         In a game started with ``dice: 3`` the roll gets dice of its own, from the committed
-        seed and salt, the turn, `purpose` and how many rolls of `purpose` stand before it in
+        seed, the turn, `purpose` and how many rolls of `purpose` stand before it in
         the turn, and a ``dice`` event names it. In an older game every roll of an action draws
         on after the other from the action's one generator, as it was logged.
         """
@@ -45,7 +45,7 @@ class Context:
             return self.rng
         n = state.draws.get(purpose, 0)
         self.emit({"type": "dice", "turn": state.turn, "purpose": purpose, "n": n})
-        self.rng = random.Random(streams.roll_key(state.seed, state.salt, state.turn, purpose, n))
+        self.rng = random.Random(streams.roll_key(state.seed, state.turn, purpose, n))
         return self.rng
 
     def emit(self, event: Event) -> None:

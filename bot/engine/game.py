@@ -1,6 +1,6 @@
 """A game: its log of events, the state folded from it, and the actions that extend it.
 
-Each roll gets its own dice, seeded from the game's seed and salt and the roll's identity: the
+Each roll gets its own dice, seeded from the game's seed and the roll's identity: the
 turn, why it is rolled, and how many rolls made for that reason stand before it in that turn
 (:mod:`bot.engine.streams`). Replaying the same actions therefore rolls the same dice; and no
 other action, an undone one included, moves a roll's dice: an undo is for mistakes, not for a

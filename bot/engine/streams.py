@@ -1,7 +1,7 @@
 """Which dice a roll rolls: its own, so no other action (an undone one included) can move them.
 
 Games started today (``dice``: :data:`BY_ROLL`) give every roll its own dice, seeded from the
-game's committed seed and salt and the roll's identity alone: the turn it is made in, its
+game's committed seed and the roll's identity alone: the turn it is made in, its
 *purpose* (see :data:`PURPOSES`) and how many rolls of that purpose stand before it in that turn
 (:func:`roll_key`). The engine asks for them with :meth:`~bot.engine.context.Context.dice`, which
 logs a ``dice`` event naming the roll, so the count is part of the folded state: actions that
@@ -63,9 +63,12 @@ def key(seed: int, turn: int, name: str, n: int) -> str:
     return f"{seed}/{turn}/{name}/{n}"
 
 
-def roll_key(seed: int, salt: str, turn: int, purpose: str, n: int) -> str:
-    """What the n-th roll of `purpose` in `turn` seeds its dice with (:data:`BY_ROLL`)."""
-    return f"dice3/{seed}/{salt}/{turn}/{purpose}/{n}"
+def roll_key(seed: int, turn: int, purpose: str, n: int) -> str:
+    """What the n-th roll of `purpose` in `turn` seeds its dice with (:data:`BY_ROLL`).
+
+    The salt isn't in it: a front end that names the seed (a test, a replay) gets the same
+    dice whatever salt it draws; the commitment covers both."""
+    return f"dice3/{seed}/{turn}/{purpose}/{n}"
 
 
 def tally(events: Iterable[Event]) -> Counter[tuple[int, str]]:
