@@ -136,7 +136,8 @@ def roll_global(ctx: Context, action: act.RollGlobal) -> None:
         return
     require(start is not None, "this ruleset has no start list (Global or world) to roll on")
     assert start is not None
-    record(ctx, resolver_for(ctx, ctx.roller(), "global").roll(start), kind="roll", purpose="global")
+    resolution = resolver_for(ctx, ctx.roller(), "global").roll(start)
+    record(ctx, resolution, kind="roll", purpose="global")
 
 
 def mark_chaos_done(ctx: Context) -> None:
@@ -148,9 +149,7 @@ def mark_chaos_done(ctx: Context) -> None:
 def resolver_for(ctx: Context, player: PlayerId, purpose: str) -> Resolver:
     """A resolver for a roll made for `player`, with that roll's dice (see Context.dice)."""
     rng = ctx.dice(purpose)
-    return Resolver(
-        ctx.ruleset, rng, player=player, turn=ctx.state.turn, next_id=ctx.state.next_id
-    )
+    return Resolver(ctx.ruleset, rng, player=player, turn=ctx.state.turn, next_id=ctx.state.next_id)
 
 
 def record(

@@ -16,8 +16,8 @@ from bot.engine.lifegain import card_x
 from bot.engine.model import Entry, Kind, PlayerId, TableId
 from bot.engine.outcomes import apply_entry
 from bot.engine.resolve import inline_record
-from bot.engine.streams import SHUFFLE
 from bot.engine.state import Pending
+from bot.engine.streams import SHUFFLE
 from bot.engine.turns import knock_out
 
 SPITE_REASON = "played as a spite: it can't be countered"
@@ -157,9 +157,8 @@ def reveal_global(ctx: Context) -> None:
         return
     ctx.emit({"type": "card_drawn", "deck": deck, "card": card, "face_down": False, "player": None})
     entry = replace(ctx.ruleset.deck(deck).card(card), kind=Kind.GLOBAL)
-    resolve_card(
-        ctx, deck, card, entry, ctx.roller(), reason="the next Global", stack=False, purpose="global"
-    )
+    why = "the next Global"
+    resolve_card(ctx, deck, card, entry, ctx.roller(), reason=why, stack=False, purpose="global")
 
 
 def spite_look(ctx: Context, player: PlayerId, reason: str) -> None:

@@ -67,6 +67,7 @@ from bot.engine.events_turns import (
 )
 
 __all__ = [
+    "FIELDS",
     "ActionTaken",
     "ActionUndone",
     "BudgetExhausted",
@@ -84,7 +85,6 @@ __all__ = [
     "EntryRef",
     "Event",
     "EventOwner",
-    "FIELDS",
     "GameBegun",
     "GameEnded",
     "GameStarted",

@@ -49,8 +49,7 @@ def read_log(data: bytes) -> list[dict[str, Any]]:
     for number, line in enumerate(lines, 1):
         if not line.strip():
             raise UnreadableLogError(
-                f"Line {number} is empty: an export has one event on every line, so it was"
-                " edited."
+                f"Line {number} is empty: an export has one event on every line, so it was edited."
             )
         if len(events) >= MAX_EVENTS:
             raise UnreadableLogError(

@@ -126,8 +126,7 @@ def verify_events(
     actual = _commitment(events, seed, salt, scheme)
     if actual != committed:
         what = (
-            f"its start (seed {seed}, salt {salt}, dice scheme {scheme}, its tables, host and"
-            " life)"
+            f"its start (seed {seed}, salt {salt}, dice scheme {scheme}, its tables, host and life)"
             if scheme >= WHOLE_START
             else f"the revealed seed {seed} and salt {salt}"
         )

@@ -118,6 +118,7 @@ def _noop(game: Game, pick: int) -> set[int]:
         ]
         if tracked:
             player = tracked[pick % len(tracked)]
+            assert player.life is not None
             same = Life(actor=HOST, referee=True, player=player.id, mode="set", amount=player.life)
             return {seq} if _try(game, same) else set()
     action = MENU[pick % len(MENU)](game, pick // len(MENU))

@@ -24,8 +24,15 @@ def test_a_game_logs_its_commitment_at_the_start_and_a_replay_gives_the_same() -
     started = game.events[1]
     assert started["type"] == "game_started"
     whole = commitment(
-        99, "s", dice=3, ruleset="lists", revision=game.ruleset.revision, tables="t", host="ann",
-        name="Ann", life=None,
+        99,
+        "s",
+        dice=3,
+        ruleset="lists",
+        revision=game.ruleset.revision,
+        tables="t",
+        host="ann",
+        name="Ann",
+        life=None,
     )
     assert started["commitment"] == whole
     assert started["tables"] == "t"

@@ -84,7 +84,6 @@ def played(ruleset: str, seed: int) -> Game:
     for name in NAMES[1:]:
         game.act(Join(actor=name.lower(), player_name=name))
     game.act(Begin(actor="ann"))
-    official = {"actor": "ann", "referee": True}
 
     def answer() -> None:
         for _ in range(6):
@@ -107,7 +106,7 @@ def played(ruleset: str, seed: int) -> Game:
             _try(game, RollChaos(actor=offers[0].player, table=offers[0].tables[0]))
             answer()
         if rng.random() < 0.2:
-            _try(game, RollChaos(**official, extra=True))
+            _try(game, RollChaos(actor="ann", referee=True, extra=True))
             _try(game, Reveal(actor=actor))
             answer()
         if rng.random() < 0.3:
@@ -115,17 +114,26 @@ def played(ruleset: str, seed: int) -> Game:
             _try(game, token(actor=seated()))
             answer()
         if rng.random() < 0.3:
-            _try(game, Life(**official, player=seated(), mode="lose", amount=rng.randint(1, 6)))
+            _try(
+                game,
+                Life(
+                    actor="ann",
+                    referee=True,
+                    player=seated(),
+                    mode="lose",
+                    amount=rng.randint(1, 6),
+                ),
+            )
             answer()
         if rng.random() < 0.1:
-            _try(game, Life(**official, player=seated(), mode="lose", amount=40))
+            _try(game, Life(actor="ann", referee=True, player=seated(), mode="lose", amount=40))
             answer()
         if rng.random() < 0.12:
-            _try(game, Undo(**official))
-        _try(game, NextTurn(**official, override=True))
+            _try(game, Undo(actor="ann", referee=True))
+        _try(game, NextTurn(actor="ann", referee=True, override=True))
     _try(game, Back(actor="ann"))
     if game.state.phase is not Phase.ENDED:
-        game.act(End(**official))
+        game.act(End(actor="ann", referee=True))
     return game
 
 
@@ -347,6 +355,7 @@ def _noop(rng: random.Random, game: Game, life: bool) -> None:
         ]
         if tracked:
             player = rng.choice(tracked)
+            assert player.life is not None
             same = Life(actor="ann", referee=True, player=player.id, mode="set", amount=player.life)
             _try(game, same)
         return
