@@ -33,7 +33,7 @@ from bot.engine import (
     Spite,
     Undo,
 )
-from bot.engine.events import Event
+from bot.engine.events import FIELDS, Event
 from bot.engine.state import Phase, Status
 from tests.engine.make_golden import Driver
 
@@ -191,6 +191,8 @@ def test_actions_that_change_nothing_never_move_a_roll(
             again.act(taken[index])  # the same action works on the same game
     assert standing(again, inserted) == standing(original, set())
     assert again.state.players == original.state.players
+    for event in again.events:  # what a strict reader of the export accepts (bot.verify.read)
+        assert event.keys() <= FIELDS[event["type"]], event
 
 
 def _rolled(events: list[Any]) -> list[Any]:
