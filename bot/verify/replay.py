@@ -307,17 +307,29 @@ def _compare(logged: list[dict[str, Any]], at: int, produced: list[Event]) -> No
 def same(logged: object, replayed: object) -> bool:
     """Whether two JSON values are the same, type for type: ``true`` isn't ``1``, as Python's
     ``==`` would have it, and no key is missing or added at any depth."""
+    return logged == replayed and _same_types(logged, replayed)
+
+
+def _same_types(logged: object, replayed: object) -> bool:
+    """For two values already equal by ``==``: whether every value has the same type in both
+    (a walk of the containers only, since the values themselves compared equal)."""
     if type(logged) is not type(replayed):
         return False
     if isinstance(logged, dict):
         assert isinstance(replayed, dict)
-        return logged.keys() == replayed.keys() and all(
-            same(value, replayed[key]) for key, value in logged.items()
-        )
-    if isinstance(logged, list):
+        pairs = ((value, replayed[key]) for key, value in logged.items())
+    elif isinstance(logged, list):
         assert isinstance(replayed, list)
-        return len(logged) == len(replayed) and all(map(same, logged, replayed))
-    return logged == replayed
+        pairs = zip(logged, replayed)
+    else:
+        return True
+    for value, other in pairs:
+        kind = type(value)
+        if kind is not type(other):
+            return False
+        if (kind is dict or kind is list) and not _same_types(value, other):
+            return False
+    return True
 
 
 def _where(logged: list[dict[str, Any]], index: int) -> str:
