@@ -320,7 +320,7 @@ def _same_types(logged: object, replayed: object) -> bool:
         pairs = ((value, replayed[key]) for key, value in logged.items())
     elif isinstance(logged, list):
         assert isinstance(replayed, list)
-        pairs = zip(logged, replayed)
+        pairs = zip(logged, replayed, strict=True)  # equal lists: of one length
     else:
         return True
     for value, other in pairs:
