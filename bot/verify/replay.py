@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -315,6 +315,7 @@ def _same_types(logged: object, replayed: object) -> bool:
     (a walk of the containers only, since the values themselves compared equal)."""
     if type(logged) is not type(replayed):
         return False
+    pairs: Iterable[tuple[Any, Any]]
     if isinstance(logged, dict):
         assert isinstance(replayed, dict)
         pairs = ((value, replayed[key]) for key, value in logged.items())
