@@ -65,6 +65,7 @@ bench: $(STAMP) chromium
 	$(PY) bench/web.py
 	$(PY) bench/hostile_text.py
 	$(PY) bench/page_flood.py
+	$(PY) bench/autocomplete.py
 
 # Exact versions and hashes for Python 3.11 and later on every platform, runtime and dev tools.
 lock:

@@ -10,13 +10,23 @@ Pure: no I/O.
 from __future__ import annotations
 
 import difflib
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.entries import Entry, TableId
 from bot.engine.model import Ruleset
-from bot.rules_search import LIMIT, PREFIX_CREDIT, TEXT_WEIGHT, TITLE_WEIGHT, Ranked, words
+from bot.rules_search import (
+    LIMIT,
+    MAX_TYPED_WORDS,
+    TEXT_WEIGHT,
+    TITLE_WEIGHT,
+    Ranked,
+    first_words,
+    words,
+)
+from bot.search_index import Fields
 
 
 @dataclass(frozen=True)
@@ -78,68 +88,83 @@ def _key(place: Place) -> tuple[str, str, str]:
     return (place.table, entry.name, entry.text)
 
 
-def search(places: Sequence[Place], query: str, *, prefix: bool = False) -> Found:
-    """The places whose entry is called (or is about) `query`, best first. `prefix` lets a word
-    match the start of a longer one (for autocomplete, where the last word is unfinished)."""
-    raw = " ".join(query.casefold().split())
-    plain = words(query, synonyms=False)
-    normal = words(query)
-    name_words = [frozenset(w for n in _names(p.entry) for w in words(n)) for p in places]
-    text_words = [frozenset(words(_text(p.entry))) for p in places]
-    df: dict[str, int] = {}
-    for name, text in zip(name_words, text_words, strict=True):
-        for word in name | text:
-            df[word] = df.get(word, 0) + 1
-    idf = {w: math.log(1 + len(places) / d) for w, d in df.items()}
+class EntryIndex:
+    """The words of every entry's names and text, read once: what a search needs to cost what
+    the words typed reach rather than every entry of the ruleset (:mod:`bot.search_index`)."""
 
-    def exact(place: Place) -> bool:
-        return any(
-            " ".join(n.casefold().split()) == raw or (plain and words(n, synonyms=False) == plain)
-            for n in _names(place.entry)
+    def __init__(self, places: Sequence[Place]) -> None:
+        self.places = tuple(places)
+        names = [frozenset(w for n in _names(p.entry) for w in words(n)) for p in self.places]
+        texts = [frozenset(words(_text(p.entry))) for p in self.places]
+        df: dict[str, int] = {}
+        for in_name, in_text in zip(names, texts, strict=True):
+            for word in in_name | in_text:
+                df[word] = df.get(word, 0) + 1
+        idf = {w: math.log(1 + len(self.places) / d) for w, d in df.items()}
+        self.fields = Fields(((names, TITLE_WEIGHT), (texts, TEXT_WEIGHT)), idf)
+        self._raw: dict[str, list[int]] = {}
+        self._plain: dict[tuple[str, ...], list[int]] = {}
+        self._by_name: dict[str, list[Place]] = {}
+        for i, place in enumerate(self.places):
+            for name in _names(place.entry):
+                self._raw.setdefault(" ".join(name.casefold().split()), []).append(i)
+                self._plain.setdefault(words(name, synonyms=False), []).append(i)
+                self._by_name.setdefault(name.casefold(), []).append(place)
+
+    def search(self, query: str, *, prefix: bool = False, max_words: int | None = None) -> Found:
+        """The places whose entry is called (or is about) `query`, best first. `prefix` lets a
+        word match the start of a longer one (for autocomplete, where the last word is
+        unfinished). With `max_words`, only the query's first words count for the score (a
+        name typed whole still comes first)."""
+        return self._search(query, prefix, max_words, None)
+
+    def _search(self, query: str, prefix: bool, max_words: int | None, limit: int | None) -> Found:
+        raw = " ".join(query.casefold().split())
+        plain = words(query, synonyms=False)
+        exact = set(self._raw.get(raw, ()))
+        if plain:
+            exact.update(self._plain.get(plain, ()))
+        normal = words(query) if max_words is None else first_words(query, max_words)
+        parts = [self.fields.scores(w, prefix or len(w) >= 4) for w in set(normal)]
+        totals = self.fields.totals(parts)
+        exacts = sorted(exact, key=lambda i: (-totals.get(i, 0.0), i))
+        others = ((-s, i) for i, s in totals.items() if i not in exact)
+        rest = sorted(others) if limit is None else heapq.nsmallest(limit, others)
+        top = max(totals.values(), default=0.0)
+        found = tuple(self.places[i] for i in exacts)
+        return Found(
+            found,
+            (*found, *(self.places[i] for _, i in rest)),
+            (*(top for _ in found), *(-s for s, _ in rest)),
         )
 
-    def score(i: int) -> float:
-        total = 0.0
-        fields = ((name_words[i], TITLE_WEIGHT), (text_words[i], TEXT_WEIGHT))
-        for word in set(normal):
-            weight = max((w for found, w in fields if word in found), default=0.0)
-            rarity = idf.get(word, 0.0)
-            if weight == 0.0 and (prefix or len(word) >= 4):
-                for found, w in fields:
-                    hits = [f for f in found if f.startswith(word)]
-                    if hits:
-                        weight = max(weight, w * PREFIX_CREDIT)
-                        rarity = max(rarity, *(idf[f] for f in hits))
-            total += weight * rarity
-        return total
+    def complete(self, typed: str) -> list[Place]:
+        """Autocomplete: the best `LIMIT` entries for what is typed (the last word may be
+        unfinished; only the first :data:`MAX_TYPED_WORDS` words count), or those with names
+        close to a mistyped one."""
+        if not typed.strip():
+            return list(self.places[:LIMIT])
+        found = self._search(typed, True, MAX_TYPED_WORDS, LIMIT).ranked
+        return list(found[:LIMIT] or self.suggest(typed)[:LIMIT])
 
-    scored = sorted(
-        ((not exact(p), -score(i), i) for i, p in enumerate(places)),
-    )
-    exacts = tuple(places[i] for miss, _, i in scored if not miss)
-    rest = [(-s, places[i]) for miss, s, i in scored if miss and s < 0]
-    top = max([s for s, _ in rest] + [-s for _, s, _ in scored], default=0.0)
-    return Found(
-        exacts,
-        (*exacts, *(p for _, p in rest)),
-        (*(top for _ in exacts), *(s for s, _ in rest)),
-    )
+    def suggest(self, query: str) -> tuple[Place, ...]:
+        """The entries a mistyped `query` was probably meant for: names close to it."""
+        by_name = self._by_name
+        close = difflib.get_close_matches(" ".join(query.casefold().split()), list(by_name), n=3)
+        return tuple(p for name in close for p in by_name[name])
+
+
+def search(places: Sequence[Place], query: str, *, prefix: bool = False) -> Found:
+    """The places whose entry is called (or is about) `query`, best first (see
+    :meth:`EntryIndex.search`; a ruleset searched often keeps its index instead)."""
+    return EntryIndex(places).search(query, prefix=prefix)
 
 
 def complete(places: Sequence[Place], typed: str) -> list[Place]:
-    """Autocomplete: the best `LIMIT` entries for what is typed (the last word may be
-    unfinished), or those with names close to a mistyped one."""
-    if not typed.strip():
-        return list(places)[:LIMIT]
-    found = list(search(places, typed, prefix=True).ranked) or list(suggest(places, typed))
-    return found[:LIMIT]
+    """Autocomplete over `places` (see :meth:`EntryIndex.complete`)."""
+    return EntryIndex(places).complete(typed)
 
 
 def suggest(places: Sequence[Place], query: str) -> tuple[Place, ...]:
     """The entries a mistyped `query` was probably meant for: names close to it."""
-    by_name: dict[str, list[Place]] = {}
-    for place in places:
-        for name in _names(place.entry):
-            by_name.setdefault(name.casefold(), []).append(place)
-    close = difflib.get_close_matches(" ".join(query.casefold().split()), list(by_name), n=3)
-    return tuple(p for name in close for p in by_name[name])
+    return EntryIndex(places).suggest(query)

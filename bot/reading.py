@@ -21,6 +21,7 @@ from bot.engine.events import Event
 from bot.engine.fairness import sealed
 from bot.errors import NoGameError
 from bot.published import Outcome, Published, Shelf
+from bot.render.events import latest_actions
 from bot.store import Store, StoredGame, dump_event
 from bot.tables import LoadedRuleset, Rule
 
@@ -117,11 +118,12 @@ class GameReading:
         return await asyncio.to_thread(_export_text, shown.outcome.game.events, shown.ended)
 
     async def log(self, scope: str, count: int = 20) -> list[Event]:
-        """The last `count` events of the scope's most recent game, oldest first."""
+        """The events of the last `count` actions of the scope's most recent game, oldest
+        first (:func:`~bot.render.events.latest_actions`)."""
         shown = await self._latest_shown(scope)
         if shown is None:
             raise NoGameError(NO_LOG)
-        return shown.outcome.game.events[-count:] if count > 0 else []
+        return list(latest_actions(shown.outcome.game.events, count))
 
     # -- finding a version ---------------------------------------------------------------------
 

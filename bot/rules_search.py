@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Generic, TypeVar
 
+from bot.search_index import Fields
 from bot.tables.rulesets import Rule
 
 T = TypeVar("T")
@@ -32,9 +33,11 @@ PHRASE_BONUS = 2.0
 # that word counts extra, wherever it stands in a sentence. (A longer id is just its title's
 # words, which the other weights cover.)
 NAME_BONUS = 2.0
-PREFIX_CREDIT = 0.6
 FILLER_KEYWORD = 1.0  # a filler word ("you", "when") counts only as a rule's whole keyword
 CLEAR_LEAD = 1.25  # the best topic is the answer when it scores this much more than the next
+# Autocomplete scores the first words typed only: however long the text, a keystroke costs a
+# few words' lookups. (A name typed whole still comes first; a command's question counts whole.)
+MAX_TYPED_WORDS = 8
 
 _FILLER_WORDS = """
     a about after again all am an and any are as at be been before being but by can could
@@ -159,6 +162,11 @@ def words(text: str, *, synonyms: bool = True) -> tuple[str, ...]:
     return tuple(_normal(w, synonyms) for w in _raw_words(text) if w not in FILLER)
 
 
+def first_words(text: str, count: int, *, synonyms: bool = True) -> tuple[str, ...]:
+    """:func:`words` of the text's first `count` words (filler among them)."""
+    return tuple(_normal(w, synonyms) for w in _raw_words(text)[:count] if w not in FILLER)
+
+
 def _raw_words(text: str) -> list[str]:
     return [w.replace("'", "") for w in _WORD.findall(text.casefold().replace("-", " "))]
 
@@ -166,13 +174,16 @@ def _raw_words(text: str) -> list[str]:
 @dataclass(frozen=True)
 class _Index:
     rules: tuple[Rule, ...]
-    title: tuple[frozenset[str], ...]
-    keywords: tuple[frozenset[str], ...]
     phrases: tuple[tuple[tuple[str, ...], ...], ...]
-    text: tuple[frozenset[str], ...]
     raw: tuple[frozenset[str], ...]
     names: tuple[tuple[str, ...], ...]
     idf: dict[str, float] = field(hash=False, compare=False)
+    fields: Fields = field(hash=False, compare=False)
+    # what a query's words, whole or read as words, may name: (tier, rule) for each
+    exact_raw: dict[str, list[tuple[int, int]]] = field(hash=False, compare=False)
+    exact_plain: dict[tuple[str, ...], list[tuple[int, int]]] = field(hash=False, compare=False)
+    by_raw: dict[str, tuple[int, ...]] = field(hash=False, compare=False)  # a whole keyword
+    by_name: dict[str, tuple[int, ...]] = field(hash=False, compare=False)  # a one-word id
 
 
 @lru_cache(maxsize=16)
@@ -189,7 +200,32 @@ def _index(rules: tuple[Rule, ...]) -> _Index:
     n = len(rules)
     idf = {w: math.log(1 + n / d) for w, d in df.items()}
     names = tuple(words(r.id, synonyms=False) for r in rules)  # one word: a name
-    return _Index(rules, title, keywords, phrases, text, raw, names, idf)
+    fields = Fields(((title, TITLE_WEIGHT), (keywords, KEYWORD_WEIGHT), (text, TEXT_WEIGHT)), idf)
+    exact_raw: dict[str, list[tuple[int, int]]] = {}
+    exact_plain: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    by_raw: dict[str, list[int]] = {}
+    by_name: dict[str, list[int]] = {}
+    for i, rule in enumerate(rules):
+        for tier, named in enumerate(((rule.id,), (rule.title,), rule.keywords)):
+            for name in named:
+                exact_raw.setdefault(" ".join(name.casefold().split()), []).append((tier, i))
+                exact_plain.setdefault(words(name, synonyms=False), []).append((tier, i))
+        for keyword in raw[i]:
+            by_raw.setdefault(keyword, []).append(i)
+        if len(names[i]) == 1:
+            by_name.setdefault(names[i][0], []).append(i)
+    return _Index(
+        rules,
+        phrases,
+        raw,
+        names,
+        idf,
+        fields,
+        exact_raw,
+        exact_plain,
+        {k: tuple(v) for k, v in by_raw.items()},
+        {k: tuple(v) for k, v in by_name.items()},
+    )
 
 
 @dataclass(frozen=True)
@@ -233,27 +269,16 @@ class Search(Ranked[Rule]):
 def _score(
     index: _Index,
     i: int,
+    parts: list[dict[int, float]],
     query: tuple[str, ...],
     plain: tuple[str, ...],
-    prefix: bool,
     fillers: tuple[str, ...],
 ) -> float:
+    """Rule `i`'s score, added up in a fixed order: filler keywords, then each query word's
+    part (:meth:`~bot.search_index.Fields.scores`), phrases, its name."""
     score = sum(FILLER_KEYWORD * index.idf.get(w, 0.0) for w in fillers if w in index.raw[i])
-    fields = (
-        (index.title[i], TITLE_WEIGHT),
-        (index.keywords[i], KEYWORD_WEIGHT),
-        (index.text[i], TEXT_WEIGHT),
-    )
-    for word in set(query):
-        weight = max((w for found, w in fields if word in found), default=0.0)
-        idf = index.idf.get(word, 0.0)
-        if weight == 0.0 and (prefix or len(word) >= 4):
-            for found, w in fields:
-                hits = [f for f in found if f.startswith(word) and f != word]
-                if hits:
-                    weight = max(weight, w * PREFIX_CREDIT)
-                    idf = max(idf, *(index.idf[f] for f in hits))
-        score += weight * idf
+    for part in parts:
+        score += part.get(i, 0.0)
     for phrase in index.phrases[i]:
         if len(phrase) > 1 and _contains(query, phrase):
             score += PHRASE_BONUS * sum(index.idf.get(w, 0.0) for w in phrase)
@@ -268,39 +293,53 @@ def _contains(query: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
     return any(query[j : j + n] == phrase for j in range(len(query) - n + 1))
 
 
-def _exactness(rule: Rule, raw: str, normal: tuple[str, ...]) -> int:
-    """0 when the words typed are the rule's id, 1 its title, 2 a keyword; 3 when none. Words
-    are compared stemmed and with numbers made equal, but not through synonyms."""
-    tiers = ((rule.id,), (rule.title,), rule.keywords)
-    for tier, names in enumerate(tiers):
-        for name in names:
-            if " ".join(name.casefold().split()) == raw:
-                return tier
-            if normal and words(name, synonyms=False) == normal:
-                return tier
-    return len(tiers)
+def _tiers(index: _Index, raw: str, plain: tuple[str, ...]) -> dict[int, int]:
+    """The rules the words typed name: 0 by the rule's id, 1 its title, 2 a keyword (the
+    lowest that applies). Words are compared stemmed and with numbers made equal, but not
+    through synonyms."""
+    found = list(index.exact_raw.get(raw, ()))
+    if plain:
+        found += index.exact_plain.get(plain, ())
+    tiers: dict[int, int] = {}
+    for tier, i in found:
+        tiers[i] = min(tier, tiers.get(i, tier))
+    return tiers
 
 
-def search(rules: Sequence[Rule], query: str, *, prefix: bool = False) -> Search:
+def search(
+    rules: Sequence[Rule], query: str, *, prefix: bool = False, max_words: int | None = None
+) -> Search:
     """The topics about `query`, best first. `prefix` lets a word match the start of a longer
-    one (for autocomplete, where the last word is still being typed)."""
+    one (for autocomplete, where the last word is still being typed). With `max_words`, only
+    the query's first words count for the score (a topic named whole still comes first)."""
     index = _index(tuple(rules))
     raw = " ".join(query.casefold().split())
+    tiers = _tiers(index, raw, words(query, synonyms=False))
+    if max_words is not None:
+        query = " ".join(_raw_words(query)[:max_words])
     normal = words(query)
     plain = words(query, synonyms=False)
     fillers = tuple(w for w in _raw_words(query) if w in FILLER)
-    tiers = [_exactness(r, raw, plain) for r in index.rules]
-    scored = sorted(
-        ((_score(index, i, normal, plain, prefix, fillers), i) for i in range(len(index.rules))),
-        key=lambda pair: (tiers[pair[1]], -pair[0], pair[1]),
+    parts = [index.fields.scores(w, prefix or len(w) >= 4) for w in set(normal)]
+    reached = set().union(*parts)
+    reached.update(i for w in fillers for i in index.by_raw.get(w, ()))
+    reached.update(i for w in plain for i in index.by_name.get(w, ()))
+    scores = {i: _score(index, i, parts, normal, plain, fillers) for i in reached}
+    best = min(tiers.values(), default=3)
+    order = sorted(
+        (i for i in reached | tiers.keys()),
+        key=lambda i: (tiers.get(i, 3), -scores.get(i, 0.0), i),
     )
-    exact = tuple(index.rules[i] for _, i in scored if tiers[i] == min(tiers) < 3)
+    exact = tuple(index.rules[i] for i in order if tiers.get(i) == best)
     exact_ids = {r.id for r in exact}
-    rest = [(s, index.rules[i]) for s, i in scored if s > 0 and index.rules[i].id not in exact_ids]
-    top = max((s for s, _ in scored), default=0.0)
+    rest = [
+        (scores[i], index.rules[i])
+        for i in order
+        if scores.get(i, 0.0) > 0 and index.rules[i].id not in exact_ids
+    ]
+    top = max(scores.values(), default=0.0)
     ranked = (*exact, *(r for _, r in rest))
-    scores = (*(top for _ in exact), *(s for s, _ in rest))
-    return Search(exact, ranked, scores)
+    return Search(exact, ranked, (*(top for _ in exact), *(s for s, _ in rest)))
 
 
 def complete(rules: Sequence[Rule], typed: str) -> list[Rule]:
@@ -309,7 +348,7 @@ def complete(rules: Sequence[Rule], typed: str) -> list[Rule]:
     back to the topics it was probably meant for."""
     if not typed.strip():
         return list(rules)[:LIMIT]
-    found = list(search(rules, typed, prefix=True).ranked)
+    found = list(search(rules, typed, prefix=True, max_words=MAX_TYPED_WORDS).ranked[:LIMIT])
     if not found:
         found = list(suggest(rules, typed))
     return found[:LIMIT]

@@ -12,6 +12,7 @@ from bot.client.embeds import result_embeds
 from bot.client.interactions import Caller, reply, scope_of
 from bot.commands import GameView
 from bot.engine import actions as a
+from bot.render.events import latest_actions
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -113,13 +114,14 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
         )
 
     @app_commands.command(name="log", description="What happened lately in this channel's game")
-    @app_commands.describe(count="How many events (20 if left out)")
+    @app_commands.describe(count="How many actions, each with all it did (20 if left out)")
     async def log(
         self, interaction: Interaction, count: app_commands.Range[int, 1, 200] = 20
     ) -> None:
         game = (await self.bot.service.latest(scope_of(interaction))).game
-        events = game.events[-count:]
-        title = f"The last {count} events" if len(game.events) > count else "The whole log"
+        events = latest_actions(game.events, count)
+        whole = len(events) == len(game.events)
+        title = "The whole log" if whole else f"The last {count} actions"
         embeds = result_embeds(events, game, title=title, actions=True)
         await reply(interaction, embeds=embeds, ephemeral=True)
 

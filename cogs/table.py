@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import discord
@@ -115,7 +116,12 @@ class TableCog(commands.GroupCog, group_name="table"):
         table: TableName | None = None,
     ) -> None:
         ruleset, _ = await choices.game_ruleset(interaction)
-        text = lookup(ruleset, result) if table is None else table_lookup(ruleset, table, result)
+        # A name is searched for in every entry of the ruleset (an upload may hold thousands):
+        # on a thread, as the autocomplete's searches are.
+        if table is None:
+            text = await asyncio.to_thread(lookup, ruleset, result)
+        else:
+            text = await asyncio.to_thread(table_lookup, ruleset, table, result)
         title, _, body = text.partition("\n")
         await reply(interaction, embeds=text_embeds(plain(title), plain(body or title)))
 

@@ -32,8 +32,10 @@ from bot.client.errors import report
 from bot.client.health import report_health
 from bot.client.identify import IdentifyGate, LocalGate
 from bot.client.keeper import BoardKeeper
+from bot.client.keystrokes import Keystrokes
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
+from bot.client.searches import Searches
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
@@ -136,6 +138,8 @@ class ChaosBot(commands.AutoShardedBot):
         self.boards = BoardKeeper(self, delay=board_delay)
         self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
         self.upload_limits = UploadLimits()
+        self.keystrokes = Keystrokes()  # autocomplete: each member's newest keystroke only
+        self.searches = Searches()  # autocomplete's searches, on a thread of their own
         self.verifier = Verifier(service.store)
         self.links = Links(service, None)  # served once setup_hook starts the pages (if set)
         self.pages: PageServer | None = None
@@ -276,6 +280,7 @@ class ChaosBot(commands.AutoShardedBot):
             await self.play.until_quiet(SHUTDOWN_GRACE)
             await self.boards.close()
             await self.uploads.close()
+            self.searches.close()
             if self.pages is not None:
                 await self.pages.close()
         await super().close()

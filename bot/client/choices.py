@@ -3,23 +3,27 @@
 Every function here has the signature discord.py expects of an autocomplete callback. They never
 raise: a suggestion that can't be made is simply left out (an autocomplete answer is shown to
 nobody if it fails, and the player may still type anything; the command checks it).
+
+Each is wrapped in :func:`latest_only` (a member's newest keystroke is worked on, the older ones
+left unanswered: :mod:`bot.client.keystrokes`), and none does work on the event loop that grows
+with the tables: ranked searches and lists longer than :data:`ON_LOOP` go to the searches'
+thread (:mod:`bot.client.searches`).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot import entry_search
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
 from bot.render.ids import effect_ref, middle_ref
-from bot.rules_search import complete
 from bot.tables import LoadedRuleset, load_bundled
 
 if TYPE_CHECKING:
@@ -29,7 +33,70 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LIMIT = 25  # Discord shows at most 25 choices
+ON_LOOP = 300  # (name, value) pairs picked from on the event loop; longer lists go to the thread
+MAX_TYPED = 200  # characters read of what is typed; Discord's options here take at most 100
 Choice = app_commands.Choice[str]
+Callback = Callable[[discord.Interaction[Any], str], Awaitable[list[Choice]]]
+LATEST_ONLY = "__latest_only__"  # set on a wrapped callback (a test checks every one is)
+
+
+def latest_only(callback: Callback) -> Callback:
+    """`callback` for the newest keystroke of each member in each option only (an older one
+    is left unanswered, at once), with what is typed cut to a length no option exceeds."""
+
+    @functools.wraps(callback)
+    async def answer(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+        key = (interaction.user.id, *_focused(interaction.data or {}))
+        typed = typed[:MAX_TYPED]
+        found = await _bot(interaction).keystrokes.latest(
+            key, lambda: callback(interaction, typed), None
+        )
+        if found is None:
+            leave_unanswered(interaction)
+            return []
+        return found
+
+    setattr(answer, LATEST_ONLY, True)
+    return answer
+
+
+def leave_unanswered(interaction: discord.Interaction[Any]) -> None:
+    """Send no answer to an outdated request. Discord shows the answer to a member's newest
+    request only, and each answer is a web request the event loop makes: in a flood, most of
+    the loop's work. discord.py answers whatever an autocomplete returns unless the response
+    is already done, and offers no public way to say so; its own mark is set here, as it sets
+    it (tests/client/test_keystrokes.py checks discord.py still reads it). Without the mark,
+    the request is answered with no suggestions, which is only slower."""
+    response = interaction.response
+    if hasattr(response, "_response_type"):
+        response._response_type = discord.InteractionResponseType.autocomplete_result
+
+
+def _focused(data: Any) -> tuple[str, ...]:
+    """The command's name, its subcommand's, and the option being typed into."""
+    path = [str(data.get("name", ""))]
+    options = data.get("options") or []
+    while options:
+        sub = next((o for o in options if o.get("type") in (1, 2)), None)
+        if sub is None:
+            focused: Any = next((o for o in options if o.get("focused")), {})
+            return (*path, str(focused.get("name", "")))
+        path.append(str(sub.get("name", "")))
+        options = sub.get("options") or []
+    return (*path, "")
+
+
+async def pick_any(
+    interaction: discord.Interaction[Any],
+    pairs: Callable[[], Sequence[tuple[str, str]]],
+    size: int,
+    typed: str,
+) -> list[Choice]:
+    """:func:`pick` over `size` pairs, made by `pairs()`: on the event loop for a short list,
+    on the searches' thread for a long one."""
+    if size <= ON_LOOP:
+        return pick(pairs(), typed)
+    return await _bot(interaction).searches.run(lambda: pick(pairs(), typed), [])
 
 
 def pick(pairs: Iterable[tuple[str, str]], typed: str) -> list[Choice]:
@@ -82,6 +149,7 @@ async def game_ruleset(
     return loaded.ruleset, loaded
 
 
+@latest_only
 async def rulesets(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     found = load_bundled()
     return pick(((f"{r.ruleset.name} ({i})", i) for i, r in found.items()), typed)
@@ -98,6 +166,7 @@ async def _game_here(interaction: discord.Interaction[Any]) -> Game | None:
         return None
 
 
+@latest_only
 async def players(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     game = await _game_here(interaction)
     if game is None:
@@ -108,6 +177,7 @@ async def players(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     return pick(((state.players[p].name, p) for p in order), typed)
 
 
+@latest_only
 async def options(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The options of the choice the game waits for, by number. A spite look's cards are the
     top of a deck: they are suggested to the spiting player alone, as its menu is."""
@@ -118,12 +188,14 @@ async def options(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     return pick(((f"{n}) {name}", str(n)) for n, (_, name) in enumerate(pending.options, 1)), typed)
 
 
+@latest_only
 async def effects(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The effects in play, as ``E2 Fog``; the value is ``E2``, which /effects end reads."""
     game = await _game_here(interaction)
     return [] if game is None else _refs(game.state.effects.values(), effect_ref, typed)
 
 
+@latest_only
 async def middle_cards(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The cards in the middle, as ``M3 Fog``; the value is ``M3``, which /middle play reads."""
     game = await _game_here(interaction)
@@ -138,43 +210,64 @@ def _refs(
     return pick(((f"{ref(t.id)} {t.name}", ref(t.id)) for t in found), typed)
 
 
+@latest_only
 async def lists(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     ruleset, _ = await game_ruleset(interaction)
-    return pick(((f"{t.name} ({t.dice.notation})", t.id) for t in ruleset.tables.values()), typed)
+    found = ruleset.tables.values()
+    return await pick_any(
+        interaction,
+        lambda: [(f"{t.name} ({t.dice.notation})", t.id) for t in found],
+        len(found),
+        typed,
+    )
 
 
+@latest_only
 async def tables(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """Lists and decks of the ruleset in play (or the default one)."""
     ruleset, _ = await game_ruleset(interaction)
-    pairs = [(t.name, t.id) for t in ruleset.tables.values()]
-    pairs += [(d.name, d.id) for d in ruleset.decks.values()]
-    return pick(pairs, typed)
+
+    def pairs() -> list[tuple[str, str]]:
+        found = [(t.name, t.id) for t in ruleset.tables.values()]
+        return found + [(d.name, d.id) for d in ruleset.decks.values()]
+
+    return await pick_any(interaction, pairs, len(ruleset.tables) + len(ruleset.decks), typed)
 
 
+@latest_only
 async def entries(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The results of the list (by number) or the cards of the deck named in `table`; with no
     table, the best entries of every list and deck for the name typed, by the ranked search."""
     ruleset, _ = await game_ruleset(interaction)
     wanted = str(getattr(interaction.namespace, "table", "") or "").casefold()
     if not wanted.strip():
-        found = entry_search.complete(entry_search.places(ruleset), typed[:100])
+        found = await _bot(interaction).searches.entries(ruleset, typed[:100])
         return [Choice(name=_shown(p.title), value=p.value[:100]) for p in found]
     table = next(
         (t for t in ruleset.tables.values() if wanted in (t.id.casefold(), t.name.casefold())),
         None,
     )
     if table is not None:
-        pairs = [(f"{b.label} {b.entry.name}", str(b.low)) for b in table.bands]
-        return pick(pairs, typed)
+        bands = table.bands
+        return await pick_any(
+            interaction,
+            lambda: [(f"{b.label} {b.entry.name}", str(b.low)) for b in bands],
+            len(bands),
+            typed,
+        )
     deck = next(
         (d for d in ruleset.decks.values() if wanted in (d.id.casefold(), d.name.casefold())),
         None,
     )
     if deck is not None:
-        return pick(((c.entry.name, c.entry.name) for c in deck.cards), typed)
+        cards = deck.cards
+        return await pick_any(
+            interaction, lambda: [(c.entry.name, c.entry.name) for c in cards], len(cards), typed
+        )
     return []
 
 
+@latest_only
 async def topics(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     _, loaded = await game_ruleset(interaction)
     scope = _scope(interaction)
@@ -187,10 +280,11 @@ async def topics(interaction: discord.Interaction[Any], typed: str) -> list[Choi
             return []
     except ChaosError:
         return []
-    found = complete(rules, typed)
+    found = await _bot(interaction).searches.topics(tuple(rules), typed)
     return [Choice(name=_shown(f"{r.title} ({r.id})"), value=r.id[:100]) for r in found]
 
 
+@latest_only
 async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The tables this server uploaded. `typed` may name several, separated by commas: the
     last one is completed and the others kept."""
@@ -200,14 +294,12 @@ async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     head, _, last = typed.rpartition(",")
     chosen = [part.strip() for part in head.split(",") if part.strip()]
     before = "".join(f"{part}, " for part in chosen)
-    found = pick(
-        (
-            (f"{t.table_id} (revision {t.revision})", t.table_id)
-            for t in stored
-            if t.table_id not in chosen
-        ),
-        last,
-    )
+    pairs = [
+        (f"{t.table_id} (revision {t.revision})", t.table_id)
+        for t in stored
+        if t.table_id not in chosen
+    ]
+    found = await pick_any(interaction, lambda: pairs, len(pairs), last)
     return [
         Choice(name=(before + c.name)[:100], value=before + c.value)
         for c in found

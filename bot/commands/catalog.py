@@ -217,7 +217,7 @@ def chaos_choose(rest: str) -> Args:
 
 @command("chaos log [COUNT]", Kind.QUERY)
 def chaos_log(rest: str) -> Args:
-    """The last COUNT things that happened (20 if left out)."""
+    """The last COUNT actions, each with all it did (20 if left out)."""
     count = whole_number(rest, "COUNT", "chaos log", low=1, high=MAX_LOG) if rest.strip() else 20
     return {"count": count}
 

@@ -121,7 +121,17 @@ def run_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_PROBLEMS
-    if own is not None and not options.ruleset:
+    if own is not None:
+        # The folder's ruleset is the one played. Options fills a missing --ruleset with
+        # classic, so what was typed is read from the arguments themselves.
+        typed = getattr(args, "ruleset", None)
+        if typed and typed != own.id:
+            print(
+                f"chaos-referee play: error: argument --ruleset: the tables in {options.tables}"
+                f" are the ruleset {own.id!r}, not {typed!r}; leave --ruleset out to play them",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
         options = replace(options, ruleset=own.id)
     return play(options, sys.stdin, sys.stdout, own=own)
 

@@ -25,6 +25,7 @@ from bot.console import tables
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
+from bot.render.events import latest_actions
 from bot.verify.running import Verifier
 from bot.writing import write_regular
 
@@ -130,7 +131,7 @@ async def _rules(console: Console, topic: str | None) -> str:
 
 async def _log(console: Console, count: int) -> None:
     game = (await console.service.latest(console.options.scope)).game
-    console.show(game.events[-count:] if count > 0 else [], game, log=True)
+    console.show(list(latest_actions(game.events, count)), game, log=True)
 
 
 async def _export_table(console: Console, table: str, file: str | None) -> None:

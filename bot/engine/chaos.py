@@ -16,9 +16,16 @@ from bot.engine.model import (
     ChaosSource,
     Entry,
     PlayerId,
+    StartRoll,
     TableId,
 )
-from bot.engine.offers import offer_reason, offered_to, take_offer, waiting_offer
+from bot.engine.offers import (
+    offer_reason,
+    offer_to_killer,
+    offered_to,
+    take_offer,
+    waiting_offer,
+)
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
 from bot.engine.turns import end_effect
@@ -186,6 +193,16 @@ def record(
     return item
 
 
+def _on_the_global(ctx: Context, roll: Roll) -> bool:
+    """A roll actually made on the Global list of a ruleset whose Global is rolled."""
+    rules = ctx.ruleset
+    return (
+        rules.start is StartRoll.GLOBAL
+        and roll["table"] == rules.start_table
+        and not roll["ignored"]
+    )
+
+
 def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
     """Each roll of a resolution, what each honoured one does, and how the resolution ended."""
     root = resolution.steps[0].roll if resolution.steps else None
@@ -194,6 +211,13 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
     first_id = max((step.roll["id"] for step in resolution.steps), default=0) + 1
     for step in resolution.steps:
         ctx.emit(step.roll)
+        if _on_the_global(ctx, step.roll):
+            # Seed 001: a player who would roll on Global first removes the current Global,
+            # whatever the roll then gives (another roll on Global, or no Global at all). It
+            # is logged under the roll's line, and ends before anything the roll does.
+            for effect in list(ctx.state.effects.values()):
+                if effect.kind == "global":
+                    end_effect(ctx, effect.id, "a new Global is rolled", {"item": item})
         if step.honoured:
             apply_entry(ctx, step.entry, step.roll, item, first_id=first_id)
     if resolution.exhausted is not None:
@@ -250,6 +274,9 @@ def choose(ctx: Context, action: act.Choose) -> None:
     context = pending.context
     if pending.kind in survival.KINDS:
         survival.answer(ctx, pending, picked)
+        return
+    if pending.kind == "killer":
+        offer_to_killer(ctx, context, picked)
         return
     if pending.kind == "keep":
         candidates = context["candidates"]

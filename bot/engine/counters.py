@@ -13,6 +13,7 @@ from bot.engine.errors import RulesError
 from bot.engine.events import Roll
 from bot.engine.model import PlayerId, Token
 from bot.engine.spite import lose
+from bot.engine.stack import Outcome
 from bot.engine.state import Phase, StackItem, Status
 from bot.engine.turns import knock_out
 from bot.engine.undo import take_back
@@ -85,6 +86,11 @@ def _spend(ctx: Context, token: Token) -> StackItem:
     target = ctx.state.live_item()
     if target is None:
         raise RulesError(f"there's no roll on the stack this turn for a {token.label}")
+    if token is Token.COUNTER and target.spite and target.table in ctx.ruleset.decks:
+        # Seed 002: a Chaos card played as a spite can't be countered.
+        raise RulesError(
+            f"R{target.id} was played as a spite, and a card played as a spite can't be countered"
+        )
     ctx.emit(
         {
             "type": "tokens",
@@ -106,8 +112,53 @@ def _counter(ctx: Context, target: StackItem, by: int) -> None:
         if target.target is not None:
             _restore(ctx, ctx.state.item(target.target), by)
         return
+    mark: dict[str, int | None] = {"undoes": target.id}
+    settled: set[object] = set()
     for outcome in reversed(target.outcomes):
-        take_back(ctx, outcome, {"undoes": target.id})
+        lineage = _lineage(outcome)
+        if lineage is None:
+            take_back(ctx, outcome, mark)
+        elif lineage not in settled:
+            settled.add(lineage)
+            _settle_effect(ctx, target, lineage, mark)
+
+
+def _lineage(outcome: Outcome) -> object | None:
+    """What an effect outcome is about, across restarts: the roll that first made the effect
+    (a counter brings an effect back under a fresh id, with its source). None for the rest."""
+    event = outcome.event
+    if event["type"] == "effect_started":
+        return _lineage_of(event.get("source"), event["id"])
+    if event["type"] == "effect_ended" and outcome.effect is not None:
+        return _lineage_of(outcome.effect.source, outcome.effect.id)
+    return None
+
+
+def _settle_effect(
+    ctx: Context, target: StackItem, lineage: object, mark: dict[str, int | None]
+) -> None:
+    """Put one effect back as it stood before `target`: in play if it was (the first thing the
+    item did to it was to end it), gone if it wasn't (the item started it). An item can start
+    and end the same effect, or end one, start another and end that (a roll that replaced the
+    Global twice): only where the effect stood before counts, never each step."""
+    about = [o for o in target.outcomes if _lineage(o) == lineage]
+    first = about[0]
+    for outcome in reversed(about):
+        event = outcome.event
+        if event["type"] == "effect_started" and event["id"] in ctx.state.effects:
+            take_back(ctx, outcome, mark)  # ends it
+    if first.event["type"] == "effect_ended" and not _in_play(ctx, lineage):
+        take_back(ctx, first, mark)  # starts it again as it was
+
+
+def _in_play(ctx: Context, lineage: object) -> bool:
+    return any(
+        _lineage_of(effect.source, effect.id) == lineage for effect in ctx.state.effects.values()
+    )
+
+
+def _lineage_of(source: int | None, effect_id: int) -> object:
+    return ("roll", source) if source is not None else ("id", effect_id)
 
 
 def _restore(ctx: Context, item: StackItem, by: int) -> None:

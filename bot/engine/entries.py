@@ -116,14 +116,23 @@ class MultiRoll:
         return self.times.bounds()[1] > 1
 
 
+class OfferTo(StrEnum):
+    """Whom a result offers its roll: whoever rolled it, or (on a spite list) their killer."""
+
+    ROLLER = "roller"
+    KILLER = "killer"  # "Your killer rolls on [x]": the bot asks who it was, then offers it
+
+
 @dataclass(frozen=True, slots=True)
 class Offer:
     """A roll a result offers its roller, who may take it once this turn, or let it lapse.
 
-    One list, or several for "one of": taking one withdraws the others.
+    One list, or several for "one of": taking one withdraws the others. `to` says whom it is
+    offered to (:class:`OfferTo`).
     """
 
     tables: tuple[TableId, ...]
+    to: OfferTo = OfferTo.ROLLER
 
     @property
     def one_of(self) -> bool:

@@ -86,7 +86,7 @@ class StackCountered(TypedDict):
 class ChoiceOffered(TypedDict):
     type: Literal["choice_offered"]
     player: str
-    kind: Literal["keep", "half", "spite", "life_if", "life_amount", "loss"]
+    kind: Literal["keep", "half", "spite", "life_if", "life_amount", "loss", "killer"]
     options: list[EntryRef]
     context: Json
 

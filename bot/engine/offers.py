@@ -11,30 +11,86 @@ roll is countered is withdrawn. Every step is an event, so a replay or an undo g
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.engine.context import Context
 from bot.engine.events import Roll
-from bot.engine.model import Entry, PlayerId, TableId
+from bot.engine.model import Entry, OfferTo, PlayerId, TableId
 from bot.engine.state import GameState, PendingOffer, Status
 
 
 def make_offers(ctx: Context, entry: Entry, roll: Roll, item: int | None, first_id: int) -> None:
-    """Make `entry`'s offers pending for the player who rolled it.
+    """Make `entry`'s offers pending for the player who rolled it, or for their killer.
 
     Offers are numbered like effects (at least `first_id`), and belong to stack item `item`,
-    so a CounterRoll on the roll withdraws them.
+    so a CounterRoll on the roll withdraws them. An offer to the killer ("Your killer rolls on
+    [x]") goes to the one other player still in, or, with several, waits for the roller (or
+    the host or a referee) to say who it was: the bot can't know who dealt the last blow.
     """
+    killers = [offer for offer in entry.offers if offer.to is OfferTo.KILLER]
     for offer in entry.offers:
-        ctx.emit(
-            {
-                "type": "offer_made",
-                "id": max(ctx.state.next_id, first_id),
-                "player": roll["player"],
-                "tables": list(offer.tables),
+        if offer.to is OfferTo.ROLLER:
+            _offer(ctx, offer.tables, roll["player"], roll["id"], entry.name, item, first_id)
+    if not killers:
+        return
+    roller = roll["player"]
+    suspects = [
+        p for p in ctx.state.order if p != roller and ctx.state.players[p].status is not Status.OUT
+    ]
+    tables = [list(offer.tables) for offer in killers]
+    if len(suspects) == 1:
+        for lists in tables:
+            _offer(ctx, tuple(lists), suspects[0], roll["id"], entry.name, item, first_id)
+        return
+    if not suspects:
+        return  # nobody is left to have done it: the offer has no one to go to
+    ctx.emit(
+        {
+            "type": "choice_offered",
+            "player": roller,
+            "kind": "killer",
+            "options": [{"id": p, "name": ctx.name(p)} for p in suspects],
+            "context": {
+                "tables": tables,
                 "source": roll["id"],
                 "name": entry.name,
                 "item": item,
-            }
-        )
+                "question": f"{entry.name} gives {ctx.name(roller)}'s killer a roll: who was it?",
+            },
+        }
+    )
+
+
+def offer_to_killer(ctx: Context, context: Mapping[str, object], killer: PlayerId) -> None:
+    """The roller named their killer (the `killer` choice): the offers go to them."""
+    tables, source, name, item = (context[k] for k in ("tables", "source", "name", "item"))
+    assert isinstance(tables, list)
+    assert isinstance(source, int)
+    assert isinstance(item, int | None)
+    for lists in tables:
+        _offer(ctx, tuple(lists), killer, source, str(name), item, 0)
+
+
+def _offer(
+    ctx: Context,
+    tables: tuple[TableId, ...],
+    player: PlayerId,
+    source: int,
+    name: str,
+    item: int | None,
+    first_id: int,
+) -> None:
+    ctx.emit(
+        {
+            "type": "offer_made",
+            "id": max(ctx.state.next_id, first_id),
+            "player": player,
+            "tables": list(tables),
+            "source": source,
+            "name": name,
+            "item": item,
+        }
+    )
 
 
 def offered_to(

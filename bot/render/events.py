@@ -16,6 +16,21 @@ from bot.render.lines import WIDTH, action_line, event_line, wrap
 from bot.render.names import Names
 
 
+def latest_actions(events: Sequence[Event], count: int) -> Sequence[Event]:
+    """The events of the last `count` actions, each whole: what the log shows for ``chaos log
+    N``. Counting events instead would show a roll without the action that made it, or begin
+    with the last sub-roll of a tree (``└─ roll 2/2``), and a few rolls hide many events."""
+    if count <= 0:
+        return events[:0]
+    seen = 0
+    for at in range(len(events) - 1, -1, -1):
+        if events[at]["type"] == "action":
+            seen += 1
+            if seen == count:
+                return events[at:]
+    return events
+
+
 def render_events(events: Iterable[Event], names: Names, *, actions: bool = False) -> str:
     """The events as text, one or more lines each ('' when none of them shows).
 
@@ -57,6 +72,7 @@ class _Tree:
 _UNDER_A_ROLL = frozenset(
     {
         "effect_started",
+        "effect_ended",
         "tokens",
         "list_changed",
         "life",

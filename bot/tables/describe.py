@@ -9,6 +9,7 @@ from bot.engine.model import (
     Entry,
     Kind,
     MultiMode,
+    OfferTo,
     RollTable,
     TurnChange,
 )
@@ -68,7 +69,8 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
     for offer in entry.offers:
         lists = [called(t) for t in offer.tables]
         one = " or ".join([", ".join(lists[:-1]), lists[-1]] if len(lists) > 1 else lists)
-        parts.append(f"you may roll on {'one of ' if offer.one_of else ''}{one}")
+        who = "your killer" if offer.to is OfferTo.KILLER else "you"
+        parts.append(f"{who} may roll on {'one of ' if offer.one_of else ''}{one}")
     return "; ".join(parts)
 
 

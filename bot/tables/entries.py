@@ -19,6 +19,7 @@ from bot.engine.model import (
     MultiMode,
     MultiRoll,
     Offer,
+    OfferTo,
     Token,
     TurnChange,
 )
@@ -251,13 +252,22 @@ def offers(ck: Checker, value: object, path: KeyPath, refs: list[Reference]) -> 
     seen: dict[str, KeyPath] = {}
     for i, item in enumerate(items or ()):
         at: KeyPath = (*path, i)
+        to = OfferTo.ROLLER
         if isinstance(item, dict):
-            ck.keys(item, at, ("one_of",), ("one_of",), "an offer of one of several lists")
-            if "one_of" not in item:
+            ck.keys(item, at, _OFFER_KEYS, (), "an offer: {list: x} or {one_of: [a, b]}, to: whom")
+            if ("one_of" in item) == ("list" in item):
+                ck.add(at, "an offer names one list (list: x) or several to pick from (one_of)")
                 continue
-            lists = ck.ids(item["one_of"], (*at, "one_of"), "lists")
-            if isinstance(item["one_of"], list) and not 2 <= len(item["one_of"]) <= MAX_OFFERS:
-                ck.add((*at, "one_of"), f"one_of names 2 to {MAX_OFFERS} lists to choose from")
+            if "to" in item:
+                to = _offered_to(ck, item["to"], (*at, "to"))
+            if "list" in item:
+                target = ck.ident(item["list"], (*at, "list"), "the id of a list")
+                lists = [(target, (*at, "list"))] if target is not None else []
+            else:
+                lists = ck.ids(item["one_of"], (*at, "one_of"), "lists")
+                named = item["one_of"]
+                if isinstance(named, list) and not 2 <= len(named) <= MAX_OFFERS:
+                    ck.add((*at, "one_of"), f"one_of names 2 to {MAX_OFFERS} lists to choose from")
         else:
             target = ck.ident(item, at, "the id of a list")
             lists = [(target, at)] if target is not None else []
@@ -266,8 +276,20 @@ def offers(ck: Checker, value: object, path: KeyPath, refs: list[Reference]) -> 
                 ck.add(where, f"{target!r} is offered twice (also at {format_path(seen[target])})")
             seen[target] = where
             refs.append(ck.reference(target, Wants.LIST, where))  # no source: not rolled at once
-        found.append(Offer(tuple(t for t, _ in lists)))
+        found.append(Offer(tuple(t for t, _ in lists), to))
     return tuple(found)
+
+
+_OFFER_KEYS = ("list", "one_of", "to")
+
+
+def _offered_to(ck: Checker, value: object, path: KeyPath) -> OfferTo:
+    """``to: roller`` (the default) or ``to: killer``."""
+    if isinstance(value, str) and value in {to.value for to in OfferTo}:
+        return OfferTo(value)
+    words = " or ".join(to.value for to in OfferTo)
+    ck.add(path, f"expected {words}, got {describe(value)}")
+    return OfferTo.ROLLER
 
 
 def duration(ck: Checker, value: object, path: KeyPath) -> Duration | None:

@@ -129,6 +129,35 @@ def test_play_with_a_folder_of_ones_own_tables_and_resume_with_them(tmp_path: Pa
     assert "→ #18 Edited Later" in fresh
 
 
+def test_play_with_a_folder_plays_the_folders_ruleset_whatever_it_is(tmp_path: Path) -> None:
+    # The README's `play --tables tables/mygroup`: a group's copy of any bundled ruleset, or one
+    # under a name of its own, is what the game plays, not the default classic.
+    for bundled, name in (("lists", "lists"), ("deck", "deck"), ("lists", "mygroup")):
+        own = tmp_path / f"{bundled}-{name}"
+        shutil.copytree(bundled_dir() / bundled, own)
+        head = own / "ruleset.yaml"
+        head.write_text(head.read_text().replace(f"id: {bundled}\n", f"id: {name}\n", 1))
+        out = play(
+            tmp_path,
+            "--tables",
+            str(own),
+            "--players",
+            "Ann,Bob",
+            "--game",
+            name,
+            stdin="game status\n",
+        )
+        assert f"Ann opens a {name} game" in out, out
+        assert "classic" not in out.lower()
+    # A --ruleset that isn't the folder's is a usage mistake, not a quiet switch of rulesets.
+    refused = run(
+        tmp_path, "play", "--db", "games.db", "--tables", str(own), "--ruleset", "classic"
+    )
+    assert refused.returncode == 2
+    assert "are the ruleset 'mygroup', not 'classic'" in refused.stderr
+    assert play(tmp_path, "--tables", str(own), "--ruleset", "mygroup", stdin="") is not None
+
+
 def test_a_folder_that_is_no_ruleset_gets_a_sentence_and_exit_code_2(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "lists").mkdir()

@@ -226,7 +226,8 @@ async def test_log_is_private_and_says_who_did_what(fake_discord, tmp_path):
         assert f"seed {seed}" not in text  # the dice follow from it: not while the game goes on
 
         short = await t.slash("chaos log", {"count": 2}, user=player)
-        assert "The last 2 events" in text_of(short)
+        assert "The last 2 actions" in text_of(short)
+        assert text_of(short).count("» ") == 2  # the roll and the join before it, each whole
 
 
 @aio

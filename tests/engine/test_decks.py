@@ -35,8 +35,10 @@ from bot.engine import (
     Ruleset,
     Spite,
     Status,
+    Token,
     parse_expr,
 )
+from bot.engine import Counter as CounterRoll
 from tests.engine.rulesets import deck
 
 PLAYERS = ("ann", "bob", "cy")
@@ -601,3 +603,36 @@ def test_a_card_with_x_has_its_x_rolled_and_logged() -> None:
     assert x["expr"] == "X=2d6"
     assert len(x["faces"]) == 2
     assert x["total"] == sum(x["faces"])
+
+
+GRANT = Entry("grant", "Three CounterRolls", kind=Kind.TOKEN, token=Token.COUNTER, count=3)
+
+
+def test_a_spite_card_cant_be_countered_even_where_tokens_are_on() -> None:
+    # Seed 002: a Chaos card played as a spite can't be countered; in a custom deck with
+    # tokens, a CounterRoll on it is refused, while one on any other card is played.
+    rules = replace(tiny(DeckCard(GRANT, 12), DeckCard(PLAIN, 6)), tokens=True)
+    tried = 0
+    for seed in range(20):
+        game = begin(rules, seed=seed)
+        play_card(game)
+        if game.state.players["ann"].tokens.get(Token.COUNTER.value, 0) < 2:
+            continue
+        tried += 1
+        game.act(Spite(actor="bob"))
+        game.act(Choose(actor="bob", option=game.state.decks["chaos"].looking[0]))
+        game.act(Choose(actor="bob", option="no"))  # the loss no longer holds
+        spite = game.state.live_item()
+        assert spite is not None
+        assert spite.spite
+        before = len(game.events)
+        with pytest.raises(RulesError, match=r"played as a spite.*can't be countered"):
+            game.act(CounterRoll(actor="ann"))
+        assert len(game.events) == before  # refused whole: no token spent
+        assert game.state.players["ann"].tokens[Token.COUNTER.value] >= 2
+        # The other side: the next card, not a spite, is countered as any roll is.
+        game.act(NextTurn(actor="ann"))
+        play_card(game)
+        events = game.act(CounterRoll(actor="ann"))
+        assert [e["countered"] for e in of_type(events, "countered")] == [True]
+    assert tried >= 3

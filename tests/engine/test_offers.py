@@ -10,12 +10,15 @@ import pytest
 from bot.engine import (
     Away,
     Back,
+    ChaosError,
+    Choose,
     Counter,
     Game,
     Kind,
     NextTurn,
     NotYourTurnError,
     Offer,
+    OfferTo,
     RollChaos,
     RulesError,
     Ruleset,
@@ -229,3 +232,49 @@ def test_a_countered_roll_withdraws_its_offers_and_a_countered_counter_restores_
     assert [e["tables"] for e in of_type(events, "offer_made")] == [["vortex"], ["mild", "strong"]]
     assert pending(game) == [("ann", ("vortex",)), ("ann", ("mild", "strong"))]
     assert_consistent(game)
+
+
+def killer_game(players: tuple[str, ...]) -> Game:
+    """Bob is out on Ann's turn, and his Spite result gives his killer a roll on the Vortex."""
+    spite = entry(
+        "k",
+        "Vengeance",
+        text="Your killer rolls on the Vortex.",
+        offers=(Offer(("vortex",), OfferTo.KILLER),),
+    )
+    rules = replace(
+        offering(),
+        tables={**offering().tables, "spite": fixed("spite", spite)},
+        spite=SpitePolicy.SPITE_TABLE,
+        spite_table="spite",
+    )
+    game = new_game(rules, players=players)
+    game.act(Spite(actor="bob"))
+    return game
+
+
+def test_your_killer_rolls_goes_to_the_killer_the_spiting_player_names() -> None:
+    game = killer_game(("ann", "bob", "cy", "dee"))
+    assert pending(game) == []  # nobody has it until Bob says who it was
+    choice = game.state.pending
+    assert choice is not None
+    assert (choice.player, choice.kind) == ("bob", "killer")
+    assert [who for who, _ in choice.options] == ["ann", "cy", "dee"]  # the players still in
+    game.act(Choose(actor="bob", option="Cy"))
+    assert pending(game) == [("cy", ("vortex",))]
+    # The player out is refused it now, and so is anyone else but Cy (and the host).
+    assert offered_to(game.state, "bob", "vortex") is None
+    assert offered_to(game.state, "dee", "vortex") is None
+    events = game.act(RollChaos(actor="cy", table="vortex"))
+    [roll] = of_type(events, "roll")
+    assert (roll["player"], roll["table"]) == ("cy", "vortex")
+    assert_consistent(game)
+
+
+def test_the_host_may_name_the_killer_for_the_player_out_and_others_may_not() -> None:
+    game = killer_game(("ann", "bob", "cy"))
+    assert game.state.pending is not None
+    with pytest.raises(ChaosError):
+        game.act(Choose(actor="cy", option="Cy"))  # a suspect doesn't get to say
+    game.act(Choose(actor="ann", option="Ann"))  # the host answers for the player out
+    assert pending(game) == [("ann", ("vortex",))]

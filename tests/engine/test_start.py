@@ -157,9 +157,11 @@ def test_lists_rolling_global_again_first_removes_the_old_one(again: Any, seed: 
     events = game.act(again)
     ended = [e for e in of_type(events, "effect_ended") if e["id"] == old.id]
     assert len(ended) == 1
-    assert ended[0]["reason"].startswith("replaced")
+    assert ended[0]["reason"] == "a new Global is rolled"
     starts = [i for i, e in enumerate(events) if e["type"] == "effect_started"]
-    assert events.index(ended[0]) < starts[-1]
+    first_roll = next(i for i, e in enumerate(events) if e["type"] == "roll")
+    # Logged under the roll's line, before anything the roll does.
+    assert first_roll < events.index(ended[0]) < starts[-1]
     (new,) = globals_in_play(game)
     assert new.id == events[starts[-1]]["id"]  # type: ignore[typeddict-item]
     assert new.id != old.id

@@ -71,7 +71,10 @@ def test_offers_lead_nowhere_at_once_so_they_make_no_cycle(tmp_path: Path) -> No
         ("offers: [Not An Id]", "entries[0].offers[0]", "is not the id of a list"),
         ("offers: [{one_of: [a]}]", "entries[0].offers[0].one_of", "names 2 to 10 lists"),
         ("offers: [{one_of: a}]", "entries[0].offers[0].one_of", "expected a list of lists"),
-        ("offers: [{any_of: [a, b]}]", "entries[0].offers[0]", "needs 'one_of'"),
+        ("offers: [{any_of: [a, b]}]", "entries[0].offers[0]", "one list (list: x) or several"),
+        ("offers: [{list: a, one_of: [b, c]}]", "entries[0].offers[0]", "one list (list: x) or"),
+        ("offers: [{list: a, to: them}]", "entries[0].offers[0].to", "expected roller or killer"),
+        ("offers: [{list: Not An Id}]", "entries[0].offers[0].list", "is not the id of a list"),
         ("offers: [a, {one_of: [b, a]}]", "entries[0].offers[1].one_of[1]", "'a' is offered twice"),
     ],
 )
