@@ -46,7 +46,7 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
         if offer is not None:
             ctx.require_no_choice()
             take_offer(ctx, offer, action.table)
-            resolution = resolver_for(ctx, offer.player).roll(action.table)
+            resolution = resolver_for(ctx, offer.player, "offered").roll(action.table)
             resolution.steps[0].roll["reason"] = offer_reason(offer)
             record(ctx, resolution, kind="roll", purpose="offered")
             return
@@ -103,7 +103,7 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
     else:
         assert ruleset.chaos_table is not None
         table = ruleset.chaos_table
-    resolver = resolver_for(ctx, ctx.roller())
+    resolver = resolver_for(ctx, ctx.roller(), purpose)
     resolution = resolver.roll(table)
     record(ctx, resolution, kind="roll", purpose=purpose)
     if purpose == "turn":
@@ -143,7 +143,8 @@ def roll_global(ctx: Context, action: act.RollGlobal) -> None:
         return
     require(start is not None, "this ruleset has no start list (Global or world) to roll on")
     assert start is not None
-    record(ctx, resolver_for(ctx, ctx.roller()).roll(start), kind="roll", purpose="global")
+    resolution = resolver_for(ctx, ctx.roller(), "global").roll(start)
+    record(ctx, resolution, kind="roll", purpose="global")
 
 
 def mark_chaos_done(ctx: Context) -> None:
@@ -152,7 +153,8 @@ def mark_chaos_done(ctx: Context) -> None:
         ctx.emit({"type": "chaos_done", "turn": state.turn, "player": state.current})
 
 
-def resolver_for(ctx: Context, player: PlayerId) -> Resolver:
+def resolver_for(ctx: Context, player: PlayerId, purpose: str) -> Resolver:
+    """A resolver for a roll made for `player`, with that roll's dice (see Context.dice)."""
     ruleset = ctx.ruleset
     chaos = None  # where a result's "roll chaos" goes: a chaos deck has no list
     if ruleset.chaos is ChaosSource.PROGRESSION:
@@ -161,7 +163,7 @@ def resolver_for(ctx: Context, player: PlayerId) -> Resolver:
         chaos = ruleset.chaos_table
     return Resolver(
         ruleset,
-        ctx.rng,
+        ctx.dice(purpose),
         player=player,
         turn=ctx.state.turn,
         next_id=ctx.state.next_id,
@@ -312,9 +314,13 @@ def choose(ctx: Context, action: act.Choose) -> None:
         }
         item = context["item"]
         assert isinstance(item, int)
+        # The dice are named first: the kept entry's own (a life gain in dice) are theirs too.
+        rng = ctx.dice("keep")
         # The kept entry applies first, so the rolls that follow it are numbered after it.
         apply_entry(ctx, entry, kept, item)
-        resolver = resolver_for(ctx, pending.player)
+        resolver = Resolver(
+            ctx.ruleset, rng, player=pending.player, turn=ctx.state.turn, next_id=ctx.state.next_id
+        )
         used = context["used"]
         assert isinstance(used, int)
         resolver.used = used

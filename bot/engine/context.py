@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from bot.engine import streams
 from bot.engine.actions import Action
 from bot.engine.authority import require_playing
 from bot.engine.errors import ChoicePendingError, NotInGameError, RulesError
@@ -29,6 +30,23 @@ class Context:
         self.rng = rng
         self.action = action
         self.events: list[Event] = []
+
+    def dice(self, purpose: str) -> random.Random:
+        """The dice of the next roll, made for `purpose` (one of :data:`streams.PURPOSES`, or a
+        deck's shuffle): from then on `rng` is that roll's.
+
+        In a game started with ``dice: 3`` the roll gets dice of its own, from the committed
+        seed, the turn, `purpose` and how many rolls of `purpose` stand before it in
+        the turn, and a ``dice`` event names it. In an older game every roll of an action draws
+        on after the other from the action's one generator, as it was logged.
+        """
+        state = self.state
+        if state.dice < streams.BY_ROLL:
+            return self.rng
+        n = state.draws.get(purpose, 0)
+        self.emit({"type": "dice", "turn": state.turn, "purpose": purpose, "n": n})
+        self.rng = random.Random(streams.roll_key(state.seed, state.turn, purpose, n))
+        return self.rng
 
     def emit(self, event: Event) -> None:
         """Record `event` and apply it to the working state."""
@@ -73,6 +91,17 @@ class Context:
         """Who a roll is for: the active player, or whoever asked if nobody is active (a Global,
         which belongs to nobody)."""
         return self.state.active or self.action.actor
+
+
+class NoDice(random.Random):
+    """The generator of an action in a ``dice: 3`` game before it names a roll: drawing from it
+    is a bug (a die that no roll owns could be moved by anything), so it says so."""
+
+    def random(self) -> float:
+        raise AssertionError("dice drawn without naming their roll (Context.dice)")
+
+    def getrandbits(self, k: int, /) -> int:
+        raise AssertionError("dice drawn without naming their roll (Context.dice)")
 
 
 def require(condition: bool, message: str) -> None:

@@ -72,7 +72,7 @@ def fork(ctx: Context, action: act.Fork) -> None:
         "inline": [],
         "slot": None,
     }
-    resolver = resolver_for(ctx, action.actor)
+    resolver = resolver_for(ctx, action.actor, "fork")
     resolution = resolver.copy(copy_of, entry, f"copy of roll {source.id} (RollFork)")
     record(ctx, resolution, kind="fork", target=source.id)
 

@@ -17,6 +17,7 @@ from bot.engine.model import Entry, Kind, PlayerId, TableId
 from bot.engine.outcomes import apply_entry
 from bot.engine.resolve import inline_record
 from bot.engine.state import Pending
+from bot.engine.streams import SHUFFLE
 from bot.engine.turns import knock_out
 
 SPITE_REASON = "played as a spite: it can't be countered"
@@ -26,7 +27,7 @@ def shuffle_decks(ctx: Context) -> None:
     """Shuffle every deck the ruleset uses, before the game's first turn."""
     for deck in ctx.ruleset.decks.values():
         order = deck.fresh_order()
-        ctx.rng.shuffle(order)
+        ctx.dice(SHUFFLE + deck.id).shuffle(order)
         ctx.emit({"type": "deck_shuffled", "deck": deck.id, "order": order, "reshuffle": False})
 
 
@@ -41,7 +42,7 @@ def draw(ctx: Context, deck: TableId) -> str | None:
         if not pile.discard:
             return None
         order = list(pile.discard)
-        ctx.rng.shuffle(order)
+        ctx.dice(SHUFFLE + deck).shuffle(order)
         ctx.emit({"type": "deck_shuffled", "deck": deck, "order": order, "reshuffle": True})
     return ctx.state.decks[deck].draw[0]
 
@@ -103,7 +104,8 @@ def resolve_card(
     `purpose` says why it was drawn (see :class:`~bot.engine.events.StackPushed`).
     """
     item = ctx.state.next_id
-    text, rolled = render_inline(entry.text, ctx.rng) if "{" in entry.text else (entry.text, ())
+    rng = ctx.dice(purpose)  # the card's inline dice, its X and the life it gives
+    text, rolled = render_inline(entry.text, rng) if "{" in entry.text else (entry.text, ())
     roll: Roll = {
         "type": "roll",
         "id": item,
@@ -137,7 +139,7 @@ def resolve_card(
             }
         )
     if entry.x is not None:
-        roll["inline"].append(inline_record(entry.x.roll(ctx.rng), label="X"))
+        roll["inline"].append(inline_record(entry.x.roll(rng), label="X"))
     ctx.emit(roll)
     apply_entry(ctx, entry, roll, item if stack else None, card=card)
     lasts = entry.kind in (Kind.WORLD, Kind.GLOBAL) or entry.duration is not None
@@ -155,7 +157,8 @@ def reveal_global(ctx: Context) -> None:
         return
     ctx.emit({"type": "card_drawn", "deck": deck, "card": card, "face_down": False, "player": None})
     entry = replace(ctx.ruleset.deck(deck).card(card), kind=Kind.GLOBAL)
-    resolve_card(ctx, deck, card, entry, ctx.roller(), reason="the next Global", stack=False)
+    why = "the next Global"
+    resolve_card(ctx, deck, card, entry, ctx.roller(), reason=why, stack=False, purpose="global")
 
 
 def spite_look(ctx: Context, player: PlayerId, reason: str) -> None:
@@ -198,7 +201,7 @@ def play_card(ctx: Context, pending: Pending, picked: str) -> None:
     if pending.kind == "spite":
         rest = list(ctx.state.decks[deck].looking)
         rest.remove(picked)  # one copy: the deck may hold several of the same card
-        ctx.rng.shuffle(rest)
+        ctx.dice("spite look").shuffle(rest)
         ctx.emit({"type": "card_revealed", "deck": deck, "card": picked})
         if rest:
             ctx.emit({"type": "cards_to_bottom", "deck": deck, "cards": rest})

@@ -9,7 +9,7 @@ one event per line.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TypeAlias, get_args, get_type_hints
 
 from bot.engine.events_cards import (
     CardDiscarded,
@@ -50,6 +50,7 @@ from bot.engine.events_rolls import (
     BudgetExhausted,
     ChoiceMade,
     ChoiceOffered,
+    DiceDrawn,
     EntryRef,
     InlineDice,
     Roll,
@@ -66,6 +67,7 @@ from bot.engine.events_turns import (
 )
 
 __all__ = [
+    "FIELDS",
     "ActionTaken",
     "ActionUndone",
     "BudgetExhausted",
@@ -77,6 +79,7 @@ __all__ = [
     "ChoiceMade",
     "ChoiceOffered",
     "DeckShuffled",
+    "DiceDrawn",
     "EffectEnded",
     "EffectStarted",
     "EntryRef",
@@ -126,6 +129,7 @@ Event: TypeAlias = (
     | TurnOrderChanged
     | RollRequirementWaived
     | ChaosDone
+    | DiceDrawn
     | Roll
     | BudgetExhausted
     | EffectStarted
@@ -155,6 +159,18 @@ Event: TypeAlias = (
     | GameEnded
     | SeedRevealed
 )
+
+
+def _fields() -> dict[str, frozenset[str]]:
+    """Every event's type, and the fields an event of that type may have."""
+    found: dict[str, frozenset[str]] = {}
+    for shape in get_args(Event):
+        (kind,) = get_args(get_type_hints(shape)["type"])
+        found[kind] = frozenset(shape.__required_keys__ | shape.__optional_keys__)
+    return found
+
+
+FIELDS: dict[str, frozenset[str]] = _fields()  # what a strict reader of a log accepts
 
 # Outcomes a stack item produced (``item``), or that a counter took back from one (``undoes``):
 # a counter takes the first kind back, a counter of that counter takes back the second.

@@ -20,6 +20,16 @@ class InlineDice(TypedDict):
     total: int
 
 
+class DiceDrawn(TypedDict):
+    """The dice that follow are the roll's own: the `n`-th of its `purpose` in `turn` (games
+    started with ``dice: 3``; see :mod:`bot.engine.streams`)."""
+
+    type: Literal["dice"]
+    turn: int
+    purpose: str
+    n: int
+
+
 class Roll(TypedDict):
     """One roll on a list (or one chaos card), honoured or ignored."""
 

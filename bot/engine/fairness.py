@@ -1,15 +1,22 @@
-"""The commitment a game makes to its seed before the first roll.
+"""The commitment a game makes to its seed, and to everything else that decides its dice,
+before the first roll.
 
 Every die and every shuffle of a game follows from its seed (see :mod:`bot.engine.game`). At the
-start the referee publishes ``commitment(seed, salt)``; at the end it reveals both, so anyone
-can check that the seed they replay with is the one the game was committed to. The salt is a
-random text the front end draws: without it, a seed a host chose from a small range could be
-found from the commitment by trying every number.
+start the referee publishes :func:`commitment`; at the end it reveals the seed and the salt, so
+anyone can check that the game they replay is the one committed to. The salt is a random text
+the front end draws: without it, a seed a host chose from a small range could be found from the
+commitment by trying every number.
+
+A game started today (``dice: 3``) commits to the whole start: seed, salt, dice scheme, ruleset
+and revision, the hash of its tables, the host and the starting life. So its log can't be
+replayed under another dice scheme, or other tables, and still show the commitment announced.
+Older games committed to the seed and salt alone, and keep that form.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from typing import cast
 
@@ -27,9 +34,45 @@ def named(seed: int) -> bool:
     return seed < DRAWN_FROM
 
 
-def commitment(seed: int, salt: str) -> str:
-    """SHA-256 of ``chaos-referee:SEED:SALT`` (the seed in decimal), as 64 hex digits."""
-    return hashlib.sha256(f"{PREFIX}:{seed}:{salt}".encode()).hexdigest()
+WHOLE_START = 3  # the first dice scheme whose commitment covers the whole start
+
+
+def commitment(
+    seed: int,
+    salt: str,
+    *,
+    dice: int = 1,
+    ruleset: str = "",
+    revision: str = "",
+    tables: str = "",
+    host: str = "",
+    name: str = "",
+    life: int | None = None,
+) -> str:
+    """The commitment to a game's start, as 64 hex digits.
+
+    From ``dice: 3`` on, SHA-256 of ``chaos-referee/start`` and a newline, then the start as
+    JSON with sorted keys and no spaces: ``{"dice":3,"host":…,"life":…,"name":…,"revision":…,
+    "ruleset":…,"salt":…,"seed":…,"tables":…}`` (``life`` is ``null`` when the ruleset's is
+    played). Games of older dice schemes: SHA-256 of ``chaos-referee:SEED:SALT`` (the seed in
+    decimal), and the other arguments are left out. The two forms can't be taken for each
+    other: the older one has a colon where the newer one has a slash.
+    """
+    if dice < WHOLE_START:
+        return hashlib.sha256(f"{PREFIX}:{seed}:{salt}".encode()).hexdigest()
+    start = {
+        "dice": dice,
+        "host": host,
+        "life": life,
+        "name": name,
+        "revision": revision,
+        "ruleset": ruleset,
+        "salt": salt,
+        "seed": seed,
+        "tables": tables,
+    }
+    text = json.dumps(start, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"{PREFIX}/start\n{text}".encode()).hexdigest()
 
 
 HIDDEN_CARD = "?"  # a card nobody at the table has seen, in a sealed log

@@ -32,6 +32,8 @@ def apply(state: GameState, event: Event) -> None:
             state.seq = event["seq"]
         case "undone":
             pass  # handled by fold(), which leaves the undone action out
+        case "dice":
+            state.draws[event["purpose"]] = event["n"] + 1
         case "game_started":
             state.ruleset = event["ruleset"]
             state.revision = event["revision"]
@@ -58,6 +60,7 @@ def apply(state: GameState, event: Event) -> None:
             else:
                 state.seat = event["player"]
             state.rolled = False
+            state.draws = {}
             state.stack = []
             state.middle_plays = {}
             state.middle_ready = set(state.middle)

@@ -1,9 +1,10 @@
 """A game: its log of events, the state folded from it, and the actions that extend it.
 
-Each action gets its own dice, seeded from the game's seed, the turn, and how many actions of
-its kind stand before it in that turn (:mod:`bot.engine.streams`). Replaying the same actions
-therefore rolls the same dice; and undoing a roll, then rolling again, gives the same result
-whatever was done in between: an undo is for mistakes, not for a better result.
+Each roll gets its own dice, seeded from the game's seed and the roll's identity: the
+turn, why it is rolled, and how many rolls made for that reason stand before it in that turn
+(:mod:`bot.engine.streams`). Replaying the same actions therefore rolls the same dice; and no
+other action, an undone one included, moves a roll's dice: an undo is for mistakes, not for a
+better result. Older games replay with the dice they were logged with.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, cast
 
 from bot.engine import actions as a
 from bot.engine import authority, chaos, counters, decks, limits, spite, streams, turns, zones
-from bot.engine.context import Context
+from bot.engine.context import Context, NoDice
 from bot.engine.errors import GameOverError, GameTooLargeError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
 from bot.engine.fairness import commitment
@@ -83,7 +84,7 @@ class Game:
         life: int | None = None,
         salt: str = "",
         tables: str = "",
-        dice: int = streams.BY_STREAM,
+        dice: int = streams.BY_ROLL,
     ) -> Game:
         """A new game in its lobby, hosted (and joined) by `host`.
 
@@ -91,10 +92,10 @@ class Game:
         `salt` goes into the commitment to the seed (:mod:`bot.engine.fairness`); front ends
         draw a random one, since the seed alone may come from a small range. `tables` names
         the exact tables played (a front end's hash of their text), so a replay can find them.
-        `dice` is how actions seed their dice (:mod:`bot.engine.streams`): a replay of a game
-        logged before streams passes the older way.
+        `dice` is how rolls seed their dice (:mod:`bot.engine.streams`): a replay of a game
+        logged before passes the older way. The commitment covers it (:mod:`bot.engine.fairness`).
         """
-        if dice not in (streams.BY_ACTION, streams.BY_STREAM):
+        if isinstance(dice, bool) or dice not in streams.SCHEMES:
             raise ValueError(f"no such way to roll dice: {dice!r}")
         game = cls(ruleset)
         named: dict[str, object] = {"tables": tables} if tables else {}
@@ -123,7 +124,17 @@ class Game:
                 "name": name,
                 "life": life if life is not None else ruleset.life,
                 "salt": salt,
-                "commitment": commitment(seed, salt),
+                "commitment": commitment(
+                    seed,
+                    salt,
+                    dice=dice,
+                    ruleset=ruleset.id,
+                    revision=ruleset.revision,
+                    tables=tables,
+                    host=host,
+                    name=name,
+                    life=life,
+                ),
             },
         ]
         if tables:
@@ -235,7 +246,10 @@ class Game:
         ]
 
     def _rng(self, stream: tuple[int, str]) -> random.Random:
-        """The dice of the next action, of `stream` (its turn and kind)."""
+        """The dice of the next action, of `stream` (its turn and kind), in an older game; in a
+        game started today each roll names its own (Context.dice) and the action has none."""
+        if self.state.dice == streams.BY_ROLL:
+            return NoDice(0)
         if self.state.dice == streams.BY_ACTION:  # a game logged before streams
             return random.Random(f"{self.state.seed}/{self._standing_count}")
         turn, name = stream
@@ -283,7 +297,7 @@ def _begin(ctx: Context, action: a.Begin) -> None:
     match ruleset.start:
         case StartRoll.WORLD | StartRoll.GLOBAL:
             assert ruleset.start_table is not None
-            resolution = chaos.resolver_for(ctx, first).roll(ruleset.start_table)
+            resolution = chaos.resolver_for(ctx, first, "global").roll(ruleset.start_table)
             chaos.record(ctx, resolution, kind="roll", purpose="global")
         case StartRoll.GLOBAL_DECK:
             decks.reveal_global(ctx)

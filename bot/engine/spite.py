@@ -66,7 +66,7 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
                 )
             ctx.emit({"type": "spite_started", "player": player_id, "policy": ruleset.spite.value})
             assert ruleset.spite_table is not None
-            resolution = resolver_for(ctx, player_id).spite(ruleset.spite_table)
+            resolution = resolver_for(ctx, player_id, "spite").spite(ruleset.spite_table)
             record(ctx, resolution, kind="roll", purpose="spite")
             step = resolution.steps[0]
             if not step.honoured:
@@ -83,7 +83,7 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
                 ctx.emit(
                     {"type": "spite_started", "player": player_id, "policy": ruleset.spite.value}
                 )
-                resolution = resolver_for(ctx, player_id).roll(ruleset.spite_table)
+                resolution = resolver_for(ctx, player_id, "spite").roll(ruleset.spite_table)
                 record(ctx, resolution, kind="roll", purpose="spite")
                 ctx.emit({"type": "spite_ended", "player": player_id, "survived": False})
         case SpitePolicy.DECK_LOOK:

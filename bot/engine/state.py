@@ -91,6 +91,7 @@ class GameState:
     salt: str = ""
     commitment: str | None = None
     dice: int = 1  # how actions seed their dice (bot.engine.streams): 1 in older logs
+    draws: dict[str, int] = field(default_factory=dict)  # rolls of each purpose this turn
     host: PlayerId = ""
     life: int | None = None
     phase: Phase = Phase.LOBBY
@@ -144,6 +145,7 @@ class GameState:
         clone.middle_plays = dict(self.middle_plays)
         clone.middle_ready = set(self.middle_ready)
         clone.offers = dict(self.offers)
+        clone.draws = dict(self.draws)
         return clone
 
     def take_id(self) -> int:

@@ -1,14 +1,21 @@
-"""Which dice an action rolls: its own stream, so an undo can't be turned into a reroll.
+"""Which dice a roll rolls: its own, so no other action (an undone one included) can move them.
 
-An action's dice come from ``random.Random(f"{seed}/{turn}/{stream}/{n}")``: the turn it is
-taken in, its *stream* (its name; a chaos roll's extra and named-list rolls have streams of
-their own), and how many actions of that stream already stand in that turn. So a roll that is
-undone and made again gets the same dice whatever else was done in between (a life change, a
-token, an away and back), and the turn's roll is the same whatever came before it in the turn.
+Games started today (``dice``: :data:`BY_ROLL`) give every roll its own dice, seeded from the
+game's committed seed and the roll's identity alone: the turn it is made in, its
+*purpose* (see :data:`PURPOSES`) and how many rolls of that purpose stand before it in that turn
+(:func:`roll_key`). The engine asks for them with :meth:`~bot.engine.context.Context.dice`, which
+logs a ``dice`` event naming the roll, so the count is part of the folded state: actions that
+change nothing (a life total set to what it is, an action then undone) move no die.
 
-Games logged before this had one stream for everything: the k-th standing action rolled from
-``f"{seed}/{k}"``, so any action moved every later die. ``game_started`` says which way a game
-rolls (``dice``: :data:`BY_STREAM`; absent in older logs), and older games go on as they began.
+Older games go on and replay the way they began (``game_started`` says which):
+
+* :data:`BY_STREAM` (``dice: 2``): an action's dice come from
+  ``random.Random(f"{seed}/{turn}/{stream}/{n}")``, its *stream* being its name (a chaos roll's
+  extra and named-list rolls have streams of their own) and ``n`` how many actions of that
+  stream already stand in that turn. A roll made inside another action (a spite roll inside a
+  life change) drew from that action's stream, so any other action of it moved the roll.
+* :data:`BY_ACTION` (no ``dice``): the k-th standing action rolled from ``f"{seed}/{k}"``, so
+  any action moved every later die.
 """
 
 from __future__ import annotations
@@ -19,7 +26,24 @@ from collections.abc import Iterable
 from bot.engine.events import Event, Json
 
 BY_ACTION = 1  # older logs: the k-th standing action's dice
-BY_STREAM = 2  # the dice of the n-th action of a stream in a turn
+BY_STREAM = 2  # older logs: the dice of the n-th action of a stream in a turn
+BY_ROLL = 3  # the dice of the n-th roll of a purpose in a turn (games started today)
+SCHEMES = (BY_ACTION, BY_STREAM, BY_ROLL)
+
+# Why dice are drawn, each a count of its own in every turn. "shuffle DECK" is a deck's.
+PURPOSES = (
+    "turn",  # the turn's chaos roll (in a deck game, the inline dice of its card when revealed)
+    "extra",  # an extra roll (or extra card)
+    "list",  # a roll on a named list no result offered
+    "offered",  # a roll a result offered
+    "global",  # a roll on the start list (Global, world), or the next Global card
+    "spite",  # a spite roll, or the spite card played
+    "spite look",  # the order the spite look's other cards go to the bottom in
+    "spite gain",  # dice of a spite's life gain, once its condition is answered yes
+    "keep",  # the rolls after a "roll N, keep one" choice
+    "fork",  # a RollFork's copy: its fresh inline dice and what it rolls
+)
+SHUFFLE = "shuffle "  # + a deck's id: its shuffle at the start and each reshuffle
 
 UNDO = "chaos undo"
 
@@ -37,6 +61,14 @@ def stream(action: Json) -> str:
 def key(seed: int, turn: int, name: str, n: int) -> str:
     """What the n-th action of a stream in a turn seeds its dice with."""
     return f"{seed}/{turn}/{name}/{n}"
+
+
+def roll_key(seed: int, turn: int, purpose: str, n: int) -> str:
+    """What the n-th roll of `purpose` in `turn` seeds its dice with (:data:`BY_ROLL`).
+
+    The salt isn't in it: a front end that names the seed (a test, a replay) gets the same
+    dice whatever salt it draws; the commitment covers both."""
+    return f"dice3/{seed}/{turn}/{purpose}/{n}"
 
 
 def tally(events: Iterable[Event]) -> Counter[tuple[int, str]]:

@@ -114,6 +114,7 @@ def answer(ctx: Context, pending: Pending, picked: str) -> None:
             _ask_amount(ctx, player, entry, context)
             return
         if picked == "yes":
+            ctx.dice("spite gain")  # the gain's own dice, if it has any
             gain_life(ctx, gain, player, entry.name, x=x, item=item)
     else:
         amount = int(picked.split()[0])

@@ -3,6 +3,11 @@
 An export is JSON Lines, one event per line (``/game export``), possibly gzip-compressed. A file
 from a stranger may be anything: not text, not JSON, a JSON bomb, a gzip bomb, or simply huge.
 Reading stops at :data:`MAX_BYTES` of text and :data:`MAX_EVENTS` events.
+
+The reader is strict, because two readers must never see two games in one file: a key twice in
+one object (Python keeps the last, another reader the first), NaN or Infinity, a number with a
+fraction or an exponent (every number the referee writes is whole), an empty line between events
+or a field no event of its type has is refused, naming its line. So event N is always line N.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from bot.engine.events import FIELDS
 from bot.verify.errors import UnreadableLogError
 
 MAX_BYTES = 8 * 1024 * 1024  # a long game's export is a few hundred KB
@@ -37,9 +43,14 @@ def read_log(data: bytes) -> list[dict[str, Any]]:
             "That file isn't UTF-8 text, so it isn't a game's export (`/game export`)."
         ) from None
     events: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()  # a file may end with empty lines; between events, none belongs
+    for number, line in enumerate(lines, 1):
         if not line.strip():
-            continue
+            raise UnreadableLogError(
+                f"Line {number} is empty: an export has one event on every line, so it was edited."
+            )
         if len(events) >= MAX_EVENTS:
             raise UnreadableLogError(
                 f"That log has more than {MAX_EVENTS:,} events; no game this referee plays is"
@@ -51,9 +62,38 @@ def read_log(data: bytes) -> list[dict[str, Any]]:
     return events
 
 
+class _Refused(ValueError):
+    """What the strict JSON hooks found wrong, as the end of a sentence about a line."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in made:
+            raise _Refused(f"has the key {_shown(key)} twice in one object")
+        made[key] = value
+    return made
+
+
+def _constant(name: str) -> Any:
+    raise _Refused(f"has {name}, which is no number a game's log holds")
+
+
+def _fraction(text: str) -> Any:
+    raise _Refused(f"has the number {_shown(text)}, where every number in a game's log is whole")
+
+
+def _shown(text: str) -> str:
+    return json.dumps(text if len(text) <= 40 else text[:37] + "…")
+
+
 def _event(line: str, number: int) -> dict[str, Any]:
     try:
-        event = json.loads(line)
+        event = json.loads(
+            line, object_pairs_hook=_object, parse_constant=_constant, parse_float=_fraction
+        )
+    except _Refused as refused:
+        raise UnreadableLogError(f"Line {number} {refused}: it was edited by hand.") from None
     except (ValueError, RecursionError):  # bad JSON, an int too long, nesting too deep
         raise UnreadableLogError(
             f"Line {number} isn't a JSON object, so the file isn't a game's export"
@@ -62,6 +102,18 @@ def _event(line: str, number: int) -> dict[str, Any]:
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise UnreadableLogError(
             f"Line {number} isn't an event of a game's log (a JSON object with a type)."
+        )
+    fields = FIELDS.get(event["type"])
+    if fields is None:
+        raise UnreadableLogError(
+            f"Line {number} has an event of type {_shown(event['type'])}, which no game's log"
+            " holds."
+        )
+    unknown = sorted(set(event) - fields)
+    if unknown:
+        raise UnreadableLogError(
+            f"Line {number} ({event['type']}) has the field {_shown(unknown[0])}, which no"
+            f" {event['type']} event has: it was edited by hand."
         )
     return event
 

@@ -1,9 +1,13 @@
 """Checking a finished game's log against its revealed seed: the commitment, then every event.
 
 The log's actions are played again from the revealed seed with the same tables, and each event
-the replay gives must equal the event logged in its place: every die, every card drawn, every
-shuffle, every text. The first one that differs is named by its number (its line in the file),
-its type, its turn and what differs.
+the replay gives must equal the event logged in its place, value for value and type for type
+(``true`` is not ``1``): every die, every card drawn, every shuffle, every text. The first one
+that differs is named by its number (its line in the file), its type, its turn and what differs.
+
+A game started today commits to its whole start (seed, salt, dice scheme, ruleset and revision,
+tables, host, starting life; :func:`~bot.engine.fairness.commitment`), so a log rewritten under
+another dice scheme or other tables shows another commitment than the one announced.
 """
 
 from __future__ import annotations
@@ -11,14 +15,15 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine import streams
 from bot.engine.actions import action_from_json
 from bot.engine.errors import ChaosError
 from bot.engine.events import Event
-from bot.engine.fairness import commitment, named
+from bot.engine.fairness import WHOLE_START, commitment, named
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
 from bot.render import Names, describe_action
@@ -52,6 +57,7 @@ class Verdict:
     shuffles: int
     undone: list[str] = field(default_factory=list)
     expected: str | None = None
+    scheme: int = streams.BY_ACTION  # how the game rolled its dice (bot.engine.streams)
 
     def lines(self) -> list[str]:
         """The verdict in sentences, the most important first."""
@@ -60,14 +66,25 @@ class Verdict:
             f" {_count(self.actions, 'action')}, {_count(self.rolls, 'roll')} with"
             f" {_count(self.dice, 'die', 'dice')}, {_count(self.cards, 'card')} drawn,"
             f" {_count(self.shuffles, 'shuffle')}.",
-            f"Its commitment {self.commitment} is the SHA-256 of seed {self.seed} and salt"
-            f" {self.salt}."
+            f"Its commitment {self.commitment} is the SHA-256 of "
+            + (
+                f"its whole start: seed {self.seed}, salt {self.salt}, dice scheme"
+                f" {self.scheme}, the {self.ruleset} tables, the host and the starting life."
+                if self.scheme >= WHOLE_START
+                else f"seed {self.seed} and salt {self.salt}."
+            )
             + (
                 " It is the one you gave."
                 if self.expected
                 else " Compare it with the one shown when the game started."
             ),
         ]
+        if self.scheme < streams.BY_ROLL:
+            lines.append(
+                f"It rolled its dice the older way (scheme {self.scheme}), in which an action"
+                " before a roll made inside another action (a spite roll) could move it, and"
+                " its commitment covers only the seed and the salt."
+            )
         if self.undone:
             listed = "; ".join(self.undone[:10]) + ("; …" if len(self.undone) > 10 else "")
             lines.append(
@@ -105,18 +122,60 @@ def verify_events(
             "This game started before games committed to their seed: there is no commitment to"
             " check its seed against."
         )
-    actual = commitment(seed, salt)
+    scheme = _scheme(events)
+    actual = _commitment(events, seed, salt, scheme)
     if actual != committed:
+        what = (
+            f"its start (seed {seed}, salt {salt}, dice scheme {scheme}, its tables, host and life)"
+            if scheme >= WHOLE_START
+            else f"the revealed seed {seed} and salt {salt}"
+        )
         raise MismatchError(
             f"The commitment doesn't match: the game committed to {committed} when it started,"
-            f" but the revealed seed {seed} and salt {salt} give {actual}. The seed or the salt"
-            " was changed after the game started."
+            f" but {what} give{'s' if scheme >= WHOLE_START else ''} {actual}. The game's"
+            " start was changed after it started."
         )
     if expected is not None:
         _check_expected(committed, expected)
     ruleset = find(*tables_of(events))
     game = _replay(events, ruleset, seed, salt, clock() + seconds, clock)
     return _verdict(game, ruleset, seed, salt, committed, expected)
+
+
+def _scheme(events: list[dict[str, Any]]) -> int:
+    """The dice scheme the log's start action names (1 when it names none)."""
+    scheme = events[0]["action"].get("dice", streams.BY_ACTION)
+    if isinstance(scheme, bool) or scheme not in streams.SCHEMES:
+        raise MismatchError(
+            f"Event 1 (the start of the game) names dice scheme {_short(scheme)}, and there is"
+            f" no such scheme (there are {', '.join(map(str, streams.SCHEMES))})."
+        )
+    return int(scheme)
+
+
+def _commitment(events: list[dict[str, Any]], seed: int, salt: str, scheme: int) -> str:
+    """What the log's start commits to, worked out from the start as logged."""
+    first, started = events[0]["action"], events[1]
+    try:
+        return commitment(
+            seed,
+            salt,
+            dice=scheme,
+            ruleset=_text(started.get("ruleset")),
+            revision=_text(started.get("revision")),
+            tables=_text(first.get("tables") or ""),
+            host=_text(first["actor"]),
+            name=_text(first.get("host_name") or first["actor"]),
+            life=None if first.get("life") is None else _int(first.get("life")),
+        )
+    except (KeyError, TypeError):
+        raise MismatchError("Event 1 (the start of the game) is damaged.") from None
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a text")
+    return value
 
 
 def tables_of(events: list[dict[str, Any]]) -> tuple[str, str | None]:
@@ -194,7 +253,7 @@ def _replay(
             life=None if first.get("life") is None else _int(first.get("life")),
             salt=salt,
             tables=str(first.get("tables") or ""),
-            dice=_int(first.get("dice", 1)),
+            dice=_scheme(logged),
         )
     except (KeyError, TypeError, ValueError):
         raise MismatchError("Event 1 (the start of the game) is damaged.") from None
@@ -240,9 +299,38 @@ def _compare(logged: list[dict[str, Any]], at: int, produced: list[Event]) -> No
                 f"The log stops early: the replay goes on with event {index + 1}"
                 f" ({replayed['type']})."
             )
-        if logged[index] != replayed:
+        if not same(logged[index], replayed):
             difference = _difference(logged[index], replayed)
             raise MismatchError(f"{_where(logged, index)} doesn't match the replay: {difference}.")
+
+
+def same(logged: object, replayed: object) -> bool:
+    """Whether two JSON values are the same, type for type: ``true`` isn't ``1``, as Python's
+    ``==`` would have it, and no key is missing or added at any depth."""
+    return logged == replayed and _same_types(logged, replayed)
+
+
+def _same_types(logged: object, replayed: object) -> bool:
+    """For two values already equal by ``==``: whether every value has the same type in both
+    (a walk of the containers only, since the values themselves compared equal)."""
+    if type(logged) is not type(replayed):
+        return False
+    pairs: Iterable[tuple[Any, Any]]
+    if isinstance(logged, dict):
+        assert isinstance(replayed, dict)
+        pairs = ((value, replayed[key]) for key, value in logged.items())
+    elif isinstance(logged, list):
+        assert isinstance(replayed, list)
+        pairs = zip(logged, replayed, strict=True)  # equal lists: of one length
+    else:
+        return True
+    for value, other in pairs:
+        kind = type(value)
+        if kind is not type(other):
+            return False
+        if (kind is dict or kind is list) and not _same_types(value, other):
+            return False
+    return True
 
 
 def _where(logged: list[dict[str, Any]], index: int) -> str:
@@ -273,7 +361,14 @@ def _difference(logged: dict[str, Any], replayed: dict[str, Any]) -> str:
         )
     if replayed["type"] == "card_drawn" and logged.get("card") != replayed["card"]:
         return f"the log draws {_short(logged.get('card'))}, the seed draws {replayed['card']}"
-    keys = sorted(k for k in logged.keys() | replayed.keys() if logged.get(k) != replayed.get(k))
+    extra = sorted(logged.keys() - replayed.keys())
+    if extra:
+        return f"it has the field {_short(extra[0])}, which the replay's doesn't"
+    keys = sorted(
+        k
+        for k in logged.keys() | replayed.keys()
+        if k not in logged or k not in replayed or not same(logged[k], replayed[k])
+    )
     shown = ", ".join(_short(k) for k in keys[:5])
     return f"its {shown} differ{'s' if len(keys) == 1 else ''} from what the seed and actions give"
 
@@ -314,6 +409,7 @@ def _verdict(
         shuffles=sum(1 for e in events if e["type"] == "deck_shuffled"),
         undone=undone,
         expected=expected,
+        scheme=game.state.dice,
     )
 
 

@@ -63,7 +63,7 @@ def test_an_away_spiting_player_is_told_to_come_back_before_the_turn_moves_on(
         "--players",
         "Ann,Bob,Cy",
         "--seed",
-        "3",
+        "1",
         stdin="chaos roll\nchaos roll\nchaos reveal\nturn next\nas Bob: chaos spite\n"
         "as Bob: player away\ngame status\nturn next\nas Bob: player back\n"
         "as Bob: chaos choose 2\n",
@@ -92,7 +92,7 @@ def test_a_roll_offered_to_a_player_who_stepped_away_waits_for_them(tmp_path: Pa
         "--players",
         "Ann,Bob,Cy",
         "--seed",
-        "39",
+        "17",
         stdin="chaos roll\nas Ann: player away\ngame status\nas Bob: chaos roll vortex\n"
         "as Ann: player back\nas Ann: chaos roll vortex\n",
     )

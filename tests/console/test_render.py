@@ -78,7 +78,7 @@ def rolls(events: Batch) -> list[Roll]:
 
 
 def test_a_roll_shows_its_list_dice_faces_entry_and_text() -> None:
-    game = new_game(find_ruleset("classic").ruleset, seed=3)
+    game = new_game(find_ruleset("classic").ruleset, seed=1)  # an entry of one number
     game.act(Begin(actor="ann"))
     text = act(game, RollChaos(actor="ann"))
     roll = next(e for e in game.events[::-1] if e["type"] == "roll")
@@ -244,7 +244,7 @@ def test_every_event_of_long_games_renders(every_ruleset: Ruleset) -> None:
             if turn == 6:
                 _try(game, Life(actor="ann", player="bob", mode="set", amount=0))
         text = render_events(game.events, Names.of(game))
-        assert "None" not in text
+        assert not re.search(r"\bNone\b(?! of)", text)  # a card may say "None of them"
         status = render_status(game.state, game.ruleset)
         assert "None" not in status
 
@@ -391,7 +391,8 @@ def test_a_supplementary_list_shows_its_directions_with_its_roll_once() -> None:
     vortex = ruleset.tables["vortex"].directions
     supplementary = {r["table"] for r in rolls(events) if not r["ignored"]} - set(ruleset.lists)
     assert text.count("Directions: ") == len(supplementary)
-    assert " ".join(text.split()).count(f"Directions: {vortex}") == 1
+    flat = " ".join(text.replace("│", " ").split())  # a nested roll's lines start with │
+    assert flat.count(f"Directions: {vortex}") == 1
     for letter in ruleset.lists:
         assert ruleset.tables[letter].directions.split(".")[0] not in text
     classic = new_game(find_ruleset("classic").ruleset, seed=3)

@@ -105,7 +105,7 @@ def own_tables(folder: Path) -> Path:
 
 def test_play_with_a_folder_of_ones_own_tables_and_resume_with_them(tmp_path: Path) -> None:
     own = own_tables(tmp_path)
-    args = ("--players", "Ann,Bob", "--seed", "10", "--game", "mine")
+    args = ("--players", "Ann,Bob", "--seed", "1265", "--game", "mine")
     first = play(tmp_path, "--tables", str(own), *args, stdin="table lookup ewl 18\n")
     assert_in_order(
         first,

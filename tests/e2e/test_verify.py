@@ -58,7 +58,20 @@ async def test_anyone_verifies_a_finished_games_export(
         events = [json.loads(line) for line in data.decode().splitlines()]
         revealed = events[-1]
         assert revealed["type"] == "seed_revealed"
-        assert commitment(revealed["seed"], revealed["salt"]) == shown
+        assert revealed["commitment"] == shown
+        first, started = events[0]["action"], events[1]
+        whole = commitment(
+            revealed["seed"],
+            revealed["salt"],
+            dice=first["dice"],
+            ruleset=started["ruleset"],
+            revision=started["revision"],
+            tables=first["tables"],
+            host=first["actor"],
+            name=first["host_name"],
+            life=first["life"],
+        )
+        assert whole == shown  # the whole start, worked out by anyone from the export
 
         answer = await verify(t, data, {"commitment": shown[:16]})
         assert not is_ephemeral(answer)  # the table sees the verdict

@@ -23,9 +23,20 @@ def test_a_game_logs_its_commitment_at_the_start_and_a_replay_gives_the_same() -
     game = Game.start(RULESETS["lists"](), seed=99, host="ann", name="Ann", salt="s", tables="t")
     started = game.events[1]
     assert started["type"] == "game_started"
-    assert started["commitment"] == commitment(99, "s")
+    whole = commitment(
+        99,
+        "s",
+        dice=3,
+        ruleset="lists",
+        revision=game.ruleset.revision,
+        tables="t",
+        host="ann",
+        name="Ann",
+        life=None,
+    )
+    assert started["commitment"] == whole
     assert started["tables"] == "t"
-    assert game.state.commitment == commitment(99, "s")
+    assert game.state.commitment == whole
     assert Game.replay(game.ruleset, game.actions).events == game.events
 
 
@@ -92,4 +103,4 @@ def test_a_game_begun_before_streams_rolls_and_replays_the_old_way() -> None:
     assert loaded.state.dice == 1
     assert Game.replay(old.ruleset, old.actions).events == old.events
     with pytest.raises(ValueError, match="no such way"):
-        Game.start(old.ruleset, seed=21, host="ann", name="Ann", dice=3)
+        Game.start(old.ruleset, seed=21, host="ann", name="Ann", dice=4)

@@ -265,6 +265,7 @@ def test_choose_applies_the_kept_entry_then_the_pending_rolls_continue() -> None
     assert (after["table"], after["slot"], after["depth"]) == ("after", "2/2", 1)
     assert [e["type"] for e in events][1:] == [
         "choice_made",
+        "dice",  # what follows the choice rolls the keep's own dice
         "effect_started",
         "roll",
         "effect_started",

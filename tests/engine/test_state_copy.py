@@ -28,6 +28,7 @@ def test_an_action_leaves_the_state_it_started_from_untouched(path: Path) -> Non
         host=first["actor"],
         name=first["host_name"],
         life=first["life"],
+        dice=first.get("dice", 1),  # the scheme the scenario was recorded with
     )
     for logged in actions[1:]:
         before = game.state
@@ -60,6 +61,7 @@ def test_a_game_copy_stays_as_it_was_whatever_the_original_does(path: Path) -> N
         host=scenario["actions"][0]["actor"],
         name=scenario["actions"][0]["host_name"],
         life=scenario["actions"][0]["life"],
+        dice=scenario["actions"][0].get("dice", 1),
     )
     copies: list[tuple[Game, list[Event], GameState, int]] = []
     for logged in [*scenario["actions"][1:], *[None] * 6]:

@@ -252,8 +252,8 @@ def tiny_classic() -> Ruleset:
     )
 
 
-# The fifth action's dice roll a 1 with seed 2 and a 2 with seed 0 (checked in each test).
-GAINS_LIFE_SEED, NO_GAIN_SEED = 4, 7
+# Turn 1's first spite roll is a 1 with seed 0 and a 2 with seed 2 (checked in each test).
+GAINS_LIFE_SEED, NO_GAIN_SEED = 0, 2
 
 LOSERS: list[Callable[[], Any]] = [
     lambda: Life(actor="ann", player="bob", mode="lose", amount=25),

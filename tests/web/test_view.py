@@ -177,4 +177,6 @@ def test_a_roll_that_names_a_real_card_carries_its_picture() -> None:
 
 
 def roll_table(game: Game) -> str:
-    return next(e["table"] for e in reversed(game.events) if e["type"] == "roll")
+    """The list of the last action's first roll (the one the page shows)."""
+    last = max(i for i, e in enumerate(game.events) if e["type"] == "action")
+    return next(e["table"] for e in game.events[last:] if e["type"] == "roll")
