@@ -348,7 +348,7 @@ async def test_hostile_logs_for_verify_each_get_a_private_sentence(
     said = {
         "bomb.jsonl.gz": (bomb, "larger than 8 MB"),
         "deep.jsonl": (deep, "Line 1 isn't a JSON object"),
-        "wide.jsonl.gz": (gzip.compress(wide), "doesn't begin with the start of a game"),
+        "wide.jsonl.gz": (gzip.compress(wide), "which no game's log holds"),
         "huge.jsonl": (huge, "a game's log is at most 8 MB"),
     }
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:

@@ -18,6 +18,7 @@ import pytest
 
 from bot.engine import End, Life, NextTurn, RollChaos
 from bot.engine.errors import ChaosError
+from bot.render.events import latest_actions
 from bot.service import GameService, Outcome
 from tests.store.helpers import SCOPE, aio, begun, open_service
 
@@ -88,7 +89,7 @@ def check_committed(seen: dict[str, Any], game_id: int, version: int, events: li
             assert (value.game_id, value.version, value.game.seq) == (game_id, version, version)
             assert value.game.events == events, name
     assert seen["export"].count('"type":"action"') == version
-    assert seen["log"] == events[-5:]
+    assert seen["log"] == list(latest_actions(events, 5))
 
 
 @aio
