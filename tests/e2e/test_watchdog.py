@@ -75,10 +75,14 @@ def test_time_spent_waiting_for_a_cpu_is_not_counted() -> None:
 
 
 def test_the_kernel_tells_this_thread_its_run_queue_wait() -> None:
-    """On Linux the correction above is real: the run queue's clock is there, and moves."""
-    if not Path("/proc/thread-self/schedstat").exists():
-        pytest.skip("no per-thread scheduler statistics on this system")
-    assert run_delay(threading.get_native_id()) > 0
+    """On Linux the correction above is real: the run queue's clock is there, and moves.
+
+    Never skipped: without it a loaded machine's waits would count as the bot's, and the
+    watchdog over the whole suite would flake; the project runs and is tested on Linux."""
+    thread = threading.get_native_id()
+    where = Path(f"/proc/self/task/{thread}/schedstat")
+    assert where.exists(), f"{where} is missing: the watchdog can't leave out waits for a CPU"
+    assert run_delay(thread) > 0
 
 
 @aio
