@@ -40,16 +40,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.discord_bench import point_discord_at, quantile
+from bench.discord_bench import point_discord_at, quantile, running_bot
 from bot import memory
 from bot.client.bot import ChaosBot
 from bot.client.choices import Choice, latest_only
-from bot.config import Settings
-from bot.service import GameService
-from bot.store import Store
 from tests.e2e.table import Table
 from tests.e2e.test_autocomplete_work import autocompletes
-from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
 from tests.fakediscord.server import FakeDiscord
 from tests.search.maximal import maximal_table
 
@@ -186,22 +182,12 @@ async def bench(repeat: int, floods: int) -> dict[str, Any]:
         big = fake.add_channel("big tables")
         async with fake:
             point_discord_at(fake)
-            store = await Store.open(Path(folder) / "bench.db")
-            service = GameService(store)
-            bot = ChaosBot(
-                service,
-                Settings(dev_guild=int(fake.guild_id)),
-                guild_ready_timeout=GUILD_READY_TIMEOUT,
-            )
-            await bot.login("bench-token")
-            connection = asyncio.create_task(bot.connect(reconnect=False))
-            try:
-                await asyncio.wait_for(bot.wait_until_ready(), 10)
+            async with running_bot(fake, Path(folder), seeded=False) as (bot, _):
                 memory.freeze()
-                t = Table(fake, bot, service)
+                t = Table(fake, bot, bot.service)
                 await t.game("lists")
                 for shape in ("many", "wordy"):
-                    await service.import_table(
+                    await bot.service.import_table(
                         fake.guild_id, f"{shape}.yaml", maximal_table(shape, shape)
                     )
                 for user in (fake.owner, fake.player):
@@ -214,10 +200,6 @@ async def bench(repeat: int, floods: int) -> dict[str, Any]:
                 bundled = await per_call(t, fake.channel_id, {"table": "a"}, repeat)
                 largest = await per_call(t, big, {"table": "many", "tables": "many, "}, repeat)
                 baseline, flood, windows, real = await flooded(t, lobby, floods)
-            finally:
-                await bot.close()
-                await asyncio.wait_for(connection, 10)
-                await service.close()
     return {
         "bundled": bundled,
         "largest": largest,

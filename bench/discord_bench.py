@@ -94,11 +94,16 @@ def point_discord_at(fake: FakeDiscord) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, folder: Path) -> AsyncIterator[tuple[ChaosBot, float]]:
-    """The real bot on a fresh database, logged into `fake`; yields it and its start time."""
+async def running_bot(
+    fake: FakeDiscord, folder: Path, *, seeded: bool = True, web_port: int | None = None
+) -> AsyncIterator[tuple[ChaosBot, float]]:
+    """The real bot on a fresh database, logged into `fake`; yields it and its start time.
+
+    Every game gets the same seed unless `seeded` is false; `web_port` (0: any free port)
+    serves the live pages."""
     store = await Store.open(folder / f"bench-{time.monotonic_ns()}.db")
-    service = GameService(store, seeds=lambda: SEED)
-    settings = Settings(dev_guild=int(fake.guild_id))
+    service = GameService(store, seeds=lambda: SEED) if seeded else GameService(store)
+    settings = Settings(dev_guild=int(fake.guild_id), web_port=web_port)
     bot = ChaosBot(service, settings, guild_ready_timeout=GUILD_READY_TIMEOUT)
     started = time.perf_counter()
     await bot.login("bench-token")

@@ -39,15 +39,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.discord_bench import point_discord_at, quantile
+from bench.discord_bench import point_discord_at, quantile, running_bot
 from bench.page_flood import GOAL_MAX_S, GOAL_P99_S, Player, flooded, line, met
 from bot import memory
-from bot.client.bot import ChaosBot
-from bot.config import Settings
-from bot.service import GameService
-from bot.store import Store
 from tests.e2e.table import JSON, Table
-from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
 from tests.fakediscord.server import FakeDiscord
 
 BASELINE_ACTIONS = 100
@@ -140,16 +135,9 @@ async def bench(attacks: int, streams: int) -> dict[str, dict[str, Any]]:
         other = fake.add_channel("other table")
         async with fake:
             point_discord_at(fake)
-            store = await Store.open(Path(folder) / "bench.db")
-            service = GameService(store)
-            settings = Settings(dev_guild=int(fake.guild_id), web_port=0)
-            bot = ChaosBot(service, settings, guild_ready_timeout=GUILD_READY_TIMEOUT)
-            await bot.login("bench-token")
-            connection = asyncio.create_task(bot.connect(reconnect=False))
-            try:
-                await asyncio.wait_for(bot.wait_until_ready(), 10)
+            async with running_bot(fake, Path(folder), seeded=False, web_port=0) as (bot, _):
                 memory.freeze()  # as the bot's process does once ready
-                t = Table(fake, bot, service)
+                t = Table(fake, bot, bot.service)
                 attacker = fake.add_user("attacker")
                 # page_flood's scenario first: it starts a classic game here and one in the
                 # other channel, which the other attacks then keep playing.
@@ -162,10 +150,6 @@ async def bench(attacks: int, streams: int) -> dict[str, dict[str, Any]]:
                 results["autocomplete flood"] = await attacked(
                     t, other, lambda: autocomplete_flood(t, attacker, attacks)
                 )
-            finally:
-                await bot.close()
-                await asyncio.wait_for(connection, 10)
-                await service.close()
     return results
 
 

@@ -35,16 +35,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.discord_bench import point_discord_at, quantile
+from bench.discord_bench import point_discord_at, quantile, running_bot
 from bot import memory
-from bot.client.bot import ChaosBot
-from bot.config import Settings
-from bot.service import GameService
-from bot.store import Store
 from tests.e2e.table import Table, text_of
 from tests.e2e.test_web_flood import store_long_game
 from tests.e2e.test_web_link import link_in
-from tests.fakediscord.plugin import GUILD_READY_TIMEOUT
 from tests.fakediscord.server import FakeDiscord
 from tests.web.flood import flood
 
@@ -137,24 +132,14 @@ async def bench(streams: int, reloads: int) -> tuple[dict[str, Any], dict[str, A
             other = fake.add_channel("other table")
             async with fake:
                 point_discord_at(fake)
-                store = await Store.open(Path(folder) / "bench.db")
-                service = GameService(store)
-                settings = Settings(dev_guild=int(fake.guild_id), web_port=0)
-                bot = ChaosBot(service, settings, guild_ready_timeout=GUILD_READY_TIMEOUT)
-                await bot.login("bench-token")
-                connection = asyncio.create_task(bot.connect(reconnect=False))
-                try:
-                    await asyncio.wait_for(bot.wait_until_ready(), 10)
+                folder_path = Path(folder)
+                async with running_bot(fake, folder_path, seeded=False, web_port=0) as (bot, _):
                     memory.freeze()  # as the bot's process does once ready
-                    t = Table(fake, bot, service)
+                    t = Table(fake, bot, bot.service)
                     if scenario == "flood":
                         results.append(await flooded(t, other, streams))
                     else:
                         results.append(await reloaded(t, reloads))
-                finally:
-                    await bot.close()
-                    await asyncio.wait_for(connection, 10)
-                    await service.close()
     return results[0], results[1]
 
 
