@@ -2,7 +2,9 @@
 
 One aiosqlite connection runs every statement on one background thread, in order. A connection
 has one transaction at a time, so concurrent tasks must not interleave their statements inside
-it: every transaction (and every read) takes the store's asyncio lock for its whole length.
+it: every transaction (and every read) takes the store's lock for its whole length. Writers go
+first in its line (:mod:`bot.store.turns`), and a read of one query runs whole in one hop to
+the thread (:meth:`Database._rows`), so a burst of reads holds a save back as little as it can.
 
 Each awaited statement is a round trip to that thread: a queue, a wake-up, a handover of the
 GIL and a callback on the loop. On the hot path (saving an action) those hops cost more than
@@ -35,6 +37,7 @@ import aiosqlite
 from bot.errors import StoreError
 from bot.store.doubt import Found, settle
 from bot.store.failures import explain, plainly
+from bot.store.turns import WriterFirst
 from bot.store.writer import Meanwhile, Results, Writer
 
 T = TypeVar("T")
@@ -62,7 +65,7 @@ class Database:
         self._db = db
         self._native = native
         self.path = path
-        self._lock = asyncio.Lock()
+        self._lock = WriterFirst()
         self._closed = False
         # Group commit: every write transaction of _transact is saved by this one writer.
         self.writer: Writer[Save] = Writer(
@@ -79,7 +82,7 @@ class Database:
         if not self._closed:
             self._closed = True
             await self.writer.wait()  # what was queued before closing is still saved
-            async with self._lock:
+            async with self._lock.hold(writer=True):
                 await self._db.close()
 
     def _check_open(self) -> None:
@@ -132,7 +135,7 @@ class Database:
         hop = cast(Callable[[Callable[[], Results]], Awaitable[Results]], self._db._execute)
         signal = None if meanwhile is None else _signal(asyncio.get_running_loop(), meanwhile)
         works = [save.work for save in saves]
-        async with self._lock:
+        async with self._lock.hold(writer=True):
             results = await hop(partial(_in_batch, self._native, works, signal))
         return [(ok, value if ok else _plain(value, self.path)) for ok, value in results]
 
@@ -145,7 +148,7 @@ class Database:
         checks = [save.stored for save in saves]
 
         async def look() -> list[Found]:
-            async with self._lock:
+            async with self._lock.hold(writer=True):
                 return await hop(partial(_look_up, self._native, checks))
 
         def unanswered(error: BaseException) -> bool:
@@ -162,7 +165,7 @@ class Database:
         Each statement of the block is a hop to the connection's thread: fine for rare writes
         (settings, tables, boards); the hot path uses :meth:`_transact`.
         """
-        async with self._lock:
+        async with self._lock.hold(writer=True):
             self._check_open()
             db = self._db
             with plainly(self.path):
@@ -189,25 +192,19 @@ class Database:
             if self._db.in_transaction:
                 raise
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read transaction: every query in the block sees the same committed state."""
-        async with self._lock:
+    async def _query(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """What `work` (a plain function of the stdlib connection, which only reads) returns,
+        run whole in one read transaction and one hop to the connection's thread (see
+        :meth:`_commit` on that hop)."""
+        hop = cast(Callable[[Callable[[], T]], Awaitable[T]], self._db._execute)
+        async with self._lock.hold(writer=False):
             self._check_open()
-            db = self._db
             with plainly(self.path):
-                try:
-                    await db.execute("BEGIN")
-                    yield db
-                except BaseException:
-                    await self._rollback()
-                    raise
-                await db.execute("COMMIT")
+                return await hop(partial(_reading, self._native, work))
 
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Every row of one query."""
-        async with self._read() as db, db.execute(sql, args) as cursor:
-            return cast(list[sqlite3.Row], await cursor.fetchall())
+        return await self._query(lambda db: db.execute(sql, args).fetchall())
 
     async def pragmas(self) -> dict[str, object]:
         """The settings in effect: journal_mode, synchronous (2 is FULL) and foreign_keys."""
@@ -244,6 +241,15 @@ def _signal(loop: asyncio.AbstractEventLoop, meanwhile: Callable[[], None]) -> C
             loop.call_soon_threadsafe(meanwhile)
 
     return signal
+
+
+def _reading(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """`work` in a read transaction of its own, on the connection's thread."""
+    db.execute("BEGIN")
+    try:
+        return work(db)
+    finally:
+        db.execute("ROLLBACK")  # it only read: nothing to keep
 
 
 def _look_up(db: sqlite3.Connection, checks: list[Check | None]) -> list[Found]:

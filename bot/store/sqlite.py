@@ -2,8 +2,9 @@
 
 One :class:`Store` holds one aiosqlite connection. Every write runs in its own transaction,
 committed before the method returns, so whatever a caller acknowledges is on disk. Calls from
-concurrent tasks are serialised by an asyncio lock: a connection has one transaction at a time,
-and two tasks must never interleave statements inside it. A game's writes (a new game, an
+concurrent tasks are serialised by the store's lock (writers first: :mod:`bot.store.turns`): a
+connection has one transaction at a time, and two tasks must never interleave statements inside
+it. A game's writes (a new game, an
 action) are plain functions of the stdlib connection, :func:`save_game` and :func:`save_action`,
 each run whole on the connection's thread in one hop (see ``Database._transact``).
 
@@ -162,15 +163,18 @@ class SQLiteStore(GuildStore, BoardStore, LinkStore, Store):
         return await self._game("WHERE id = ?", (game_id,))
 
     async def _game(self, where: str, args: Sequence[Any]) -> StoredGame | None:
-        async with self._read() as db:
-            async with db.execute(f"SELECT {GAME_COLUMNS} FROM games {where}", args) as cursor:
-                row = await cursor.fetchone()
+        def read(db: sqlite3.Connection) -> tuple[Any, list[Any]] | None:
+            row = db.execute(f"SELECT {GAME_COLUMNS} FROM games {where}", args).fetchone()
             if row is None:
                 return None
-            async with db.execute(
+            return row, db.execute(
                 "SELECT data FROM events WHERE game_id = ? ORDER BY pos", (row[0],)
-            ) as cursor:
-                rows = await cursor.fetchall()
+            ).fetchall()
+
+        found = await self._query(read)
+        if found is None:
+            return None
+        row, rows = found
         # Decoding a long game's log takes a moment: off the event loop, like the query.
         events = await asyncio.to_thread(decode, (r[0] for r in rows))
         return StoredGame(game_record(row), events)

@@ -11,13 +11,16 @@ its links are turned off (`/game link revoke:True`) or its game expires. The con
 kept in memory only and follows whatever game its table plays (:meth:`Links.fixed`).
 
 A link found is taken as working for :data:`FOUND_SECONDS` without asking the database again,
-so a page's reloads and its stream cost one lookup, not one each. Turning links off here
+so a page's reloads and its stream cost one lookup, not one each; pages that ask at once for a
+link not found yet share one lookup (a page's sixteen streams opening together asked the
+database sixteen times, and a save in another channel waited behind them). Turning links off here
 forgets them at once; turned off by another process sharing the database, a link stops
 opening pages within that time (and its open pages within their next check).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import re
@@ -91,6 +94,8 @@ class Links:
         self._clock = clock
         self._fixed: dict[str, Target] = {}
         self._found: OrderedDict[str, tuple[Target, float]] = OrderedDict()
+        self._asking: dict[str, asyncio.Future[Target | None]] = {}  # lookups under way
+        self._revokes = 0  # links turned off so far: a lookup from before one isn't kept
         self.on_revoke: Callable[[str], None] | None = None  # the page server's, to cut streams
 
     def serve_at(self, base_url: str) -> None:
@@ -127,6 +132,7 @@ class Links:
         outcome = await self.service.current(scope)
         check_page(outcome.game.state, actor, referee=referee, revoke=True)
         count = await self.service.store.revoke_links(outcome.game_id)
+        self._revokes += 1
         for digest in [d for d, (t, _) in self._found.items() if t.game_id == outcome.game_id]:
             del self._found[digest]
         if self.on_revoke is not None:
@@ -153,11 +159,24 @@ class Links:
         now = time.monotonic()
         if found is not None and not fresh and now - found[1] < FOUND_SECONDS:
             return found[0]
+        if fresh:
+            return await self._look_up(digest, now)
+        asking = self._asking.get(digest)
+        if asking is None:
+            asking = asyncio.ensure_future(self._look_up(digest, now))
+            self._asking[digest] = asking
+            asking.add_done_callback(lambda _: self._asking.pop(digest, None))
+        return await asyncio.shield(asking)  # a page that goes away leaves it to the others
+
+    async def _look_up(self, digest: str, now: float) -> Target | None:
+        revokes = self._revokes
         record = await self.service.store.link(digest)
         if record is None:
             self._found.pop(digest, None)
             return None
         target = Target(record.scope, record.game_id)
+        if revokes != self._revokes:
+            return target  # links were turned off meanwhile: the next look asks again
         self._found[digest] = (target, now)
         self._found.move_to_end(digest)
         while len(self._found) > FOUND_KEPT:

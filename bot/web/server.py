@@ -38,6 +38,7 @@ from bot.errors import NoGameError
 from bot.published import Outcome
 from bot.service import GameService
 from bot.web.links import Links, Target, token_hash
+from bot.web.pacing import PacedSite, Pacer, listening_socket
 from bot.web.streams import (
     GONE,
     HEARTBEAT_SECONDS,
@@ -152,6 +153,7 @@ class PageServer:
         self.views = Views()
         self.watches = Watches(service, links, poll=poll)
         self.slots = slots or Slots()
+        self.pacer = Pacer()  # new connections, a few a turn of the loop (bot.web.pacing)
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
         self._files = {name: _static(name) for name in STATIC}
@@ -197,7 +199,7 @@ class PageServer:
             app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
         )
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.requested_port)
+        site = PacedSite(runner, listening_socket(self.host, self.requested_port), self.pacer)
         await site.start()
         self._runner = runner
         self._port = int(runner.addresses[0][1])  # the port the system gave, for port 0
