@@ -11,14 +11,16 @@ answer: bench/page_flood.py's :class:`~bench.page_flood.Player`), first with nob
 * **autocomplete flood**: types 100 ``/table lookup result:`` autocompletes at once, each
   ``a b c … z a b c …`` (100 characters), in a ``lists`` game;
 * **page streams**: opens 1,000 live-page streams from one client (bench/page_flood.py's flood,
-  run here as it runs there, with its own quiet baseline).
+  run here as it runs there, with its own quiet baseline);
+* **link guessing**: asks at once for 2,000 live pages of links it made up (random tokens),
+  each refused after a lookup in the database.
 
 Goal (issue 22): another channel's action under 100 ms at p99 and under 250 ms at most during
 each attack.
 
 Run from the repository root::
 
-    python bench/hostile.py [--attacks 100] [--streams 1000] [--strict]
+    python bench/hostile.py [--attacks 100] [--streams 1000] [--guesses 2000] [--strict]
 
 It prints p50, p99 and the slowest wait for each, against its baseline, with PASS or FAIL; it
 exits 0 either way unless ``--strict``.
@@ -43,7 +45,9 @@ from bench.discord_bench import point_discord_at, quantile, running_bot
 from bench.page_flood import GOAL_MAX_S, GOAL_P99_S, Player, flooded, line, met
 from bot import memory
 from tests.e2e.table import JSON, Table
+from tests.e2e.test_web_link import link_in
 from tests.fakediscord.server import FakeDiscord
+from tests.web.flood import flood
 
 BASELINE_ACTIONS = 100
 ANSWER_WITHIN = 120.0  # seconds: a bound on hanging, not a goal
@@ -107,6 +111,13 @@ async def autocomplete_flood(t: Table, attacker: JSON, attacks: int) -> list[JSO
     return [body for body in done if isinstance(body, dict)]
 
 
+async def link_guessing(t: Table, guesses: int) -> list[JSON]:
+    """`guesses` views of made-up links at once, from one client in a process of its own."""
+    url = link_in(await t.slash("game link", user=t.fake.owner))
+    async with flood(url, guesses, guess=True) as crowd:
+        return [{"status": status} for status, _ in crowd.refused]
+
+
 async def answer(t: Table, path: str, options: dict[str, Any], user: JSON) -> JSON:
     _, body = await t.fake.slash(path, options, user=user, timeout=ANSWER_WITHIN)
     return body
@@ -127,7 +138,7 @@ async def attacked(
     return {"baseline": baseline, "flood": await playing, "answers": answers, "took": took}
 
 
-async def bench(attacks: int, streams: int) -> dict[str, dict[str, Any]]:
+async def bench(attacks: int, streams: int, guesses: int) -> dict[str, dict[str, Any]]:
     memory.settle()  # as the bot's process sets its collector and threads
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -150,17 +161,21 @@ async def bench(attacks: int, streams: int) -> dict[str, dict[str, Any]]:
                 results["autocomplete flood"] = await attacked(
                     t, other, lambda: autocomplete_flood(t, attacker, attacks)
                 )
+                results["link guessing"] = await attacked(
+                    t, other, lambda: link_guessing(t, guesses)
+                )
     return results
 
 
-def report(results: dict[str, dict[str, Any]], attacks: int, streams: int) -> bool:
+def report(results: dict[str, dict[str, Any]], attacks: int, streams: int, guesses: int) -> bool:
     what = {
+        "link guessing": f"{guesses:,} views of made-up links at once from one client",
         "regex bomb": f"{attacks} /roll dice bombs at once from one member",
         "autocomplete flood": f"{attacks} /table lookup result: autocompletes at once",
         "page streams": f"{streams:,} live-page streams from one client",
     }
     ok = True
-    for name in ("regex bomb", "autocomplete flood", "page streams"):
+    for name in ("regex bomb", "autocomplete flood", "page streams", "link guessing"):
         run = results[name]
         fine = met(run["flood"])
         ok = ok and fine
@@ -183,12 +198,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--attacks", type=int, default=100)
     parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--guesses", type=int, default=2000)
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("discord").setLevel(logging.ERROR)
-    results = asyncio.run(bench(args.attacks, args.streams))
-    ok = report(results, args.attacks, args.streams)
+    results = asyncio.run(bench(args.attacks, args.streams, args.guesses))
+    ok = report(results, args.attacks, args.streams, args.guesses)
     return 1 if args.strict and not ok else 0
 
 

@@ -21,7 +21,10 @@ SHOWN = re.compile(r"\bbench/(\w+)\.py\b")
 
 # Issue 22's benches at a small size, and a line each must print.
 SMALL = {
-    "hostile": (["--attacks", "10", "--streams", "20"], "goal: p99 under 100 ms"),
+    "hostile": (
+        ["--attacks", "10", "--streams", "20", "--guesses", "20"],
+        "views of made-up links",
+    ),
     "autocomplete": (["--repeat", "1", "--floods", "1"], "goal: at most 5 ms at p99"),
     "page_flood": (["--streams", "20", "--reloads", "2"], "/game link revoke answered in"),
     "hostile_text": (["--repeat", "1"], "as Ann: chaos roll"),

@@ -1,13 +1,15 @@
 """Many live-page streams opened at once, from a process of their own (as an attacker or a
 crowd would, off the bot's event loop and its CPU time): ``python -m tests.web.flood URL COUNT
-[reload]``.
+[reload|guess]``.
 
 It opens COUNT streams of the page at URL (a ``/g/TOKEN`` address) at once, and prints one
 line per stream: ``served`` once its first view arrived, or ``refused STATUS TEXT``; then
 ``ready``. Plain, they come from one client, and it holds the served streams open, printing
 ``event NAME`` for every event that isn't a view, until its standard input closes. With
 ``reload``, each is a reload of the page by a viewer of its own (another address behind the
-bot's reverse proxy): the page, then its stream until the first view, then it's closed.
+bot's reverse proxy): the page, then its stream until the first view, then it's closed. With
+``guess``, each asks for the view of a link of its own making (random, of a token's shape),
+as someone guessing links would: each is refused, and the bot looks each up.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -42,7 +45,9 @@ class Flood:
 
 
 @contextlib.asynccontextmanager
-async def flood(url: str, count: int, *, reload: bool = False) -> AsyncIterator[Flood]:
+async def flood(
+    url: str, count: int, *, reload: bool = False, guess: bool = False
+) -> AsyncIterator[Flood]:
     """Run the flood against the page at `url`: once every stream is served or refused, the
     flood."""
     process = await asyncio.create_subprocess_exec(
@@ -52,6 +57,7 @@ async def flood(url: str, count: int, *, reload: bool = False) -> AsyncIterator[
         url,
         str(count),
         *(["reload"] if reload else []),
+        *(["guess"] if guess else []),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
@@ -74,10 +80,16 @@ async def flood(url: str, count: int, *, reload: bool = False) -> AsyncIterator[
             await asyncio.wait_for(process.wait(), 30)
 
 
-async def _main(url: str, count: int, reload: bool) -> None:
+async def _main(url: str, count: int, mode: str | None) -> None:
     connector = aiohttp.TCPConnector(limit=0, force_close=True)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+        if mode == "guess":
+            base = url.rsplit("/", 1)[0]
+            await asyncio.gather(*(_guess(http, base) for _ in range(count)))
+            print("ready", flush=True)
+            return
+        reload = mode == "reload"
         if reload:
             await asyncio.gather(*(_reload(http, url, n) for n in range(count)))
             print("ready", flush=True)
@@ -91,6 +103,11 @@ async def _main(url: str, count: int, reload: bool) -> None:
             reader.cancel()
         for response in held:
             response.close()
+
+
+async def _guess(http: aiohttp.ClientSession, base: str) -> None:
+    async with http.get(f"{base}/{secrets.token_urlsafe(24)}/view") as answer:
+        print(f"refused {answer.status} {json.dumps(await answer.text())}", flush=True)
 
 
 async def _reload(http: aiohttp.ClientSession, url: str, n: int) -> None:
@@ -129,4 +146,4 @@ async def _events(response: aiohttp.ClientResponse) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_main(sys.argv[1], int(sys.argv[2]), sys.argv[3:] == ["reload"]))
+    asyncio.run(_main(sys.argv[1], int(sys.argv[2]), sys.argv[3] if sys.argv[3:] else None))
