@@ -34,6 +34,7 @@ from bot.client.interactions import (
     scope_of,
     within_deadline,
 )
+from bot.client.recap import with_recap
 from bot.commands import GameView
 from bot.commands.steps import Step, StepKind
 from bot.engine import actions as a
@@ -253,8 +254,10 @@ Answer = tuple[list[discord.Embed], discord.ui.View]
 
 
 def _draw(outcome: Outcome) -> Answer:
-    """The public answer to an action: what it did, and the buttons for what comes next."""
-    return result_embeds(outcome.events, outcome.game), steps_view(outcome.game_id, outcome.game)
+    """The public answer to an action: what it did (and the game's recap, if it ended it), and
+    the buttons for what comes next."""
+    embeds = with_recap(result_embeds(outcome.events, outcome.game), outcome.events, outcome.game)
+    return embeds, steps_view(outcome.game_id, outcome.game)
 
 
 class _Drawn:
