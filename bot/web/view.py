@@ -36,6 +36,7 @@ from bot.render import (
 from bot.render.cards import card_image_url, card_named, rolled_card
 from bot.render.ids import effect_ref
 from bot.render.lines import TOKENS, WIDTH
+from bot.render.recap import counts, headline, moments, recap, standings, verify_line
 from bot.render.status import seat_marks
 
 Layout = Literal["full", "overlay"]
@@ -88,12 +89,34 @@ def build_view(game: Game, *, game_id: int, version: int, layout: Layout = "full
         "waiting": _waiting(state, names),
         "offers": offer_lines(state, names),
         "fairness": fairness_lines(state),
+        "recap": _recap(game, names) if ended else None,
     }
     if layout == "full":
         kept = groups[-LOG_ACTIONS:]
         view["log"] = [_log_entry(group, names) for group in kept]
         view["log_left_out"] = len(groups) - len(kept)
     return view
+
+
+# -- the end ---------------------------------------------------------------------------------
+
+
+def _recap(game: Game, names: Names) -> JSON | None:
+    """A finished game's story (:mod:`bot.render.recap`): the standings, the winner first; the
+    counts and the moments worth retelling; the seed and how to check it."""
+    summary = recap(game.events)
+    if summary is None:
+        return None
+    winner = names.player(summary.winner) if summary.winner else None
+    return {
+        "headline": headline(summary, names),
+        "standings": [
+            {"name": name, "how": how, "winner": name == winner}
+            for name, how in standings(summary, names)
+        ],
+        "lines": [counts(summary), *moments(summary, names)],
+        "verify": verify_line(summary, "game verify"),
+    }
 
 
 # -- the turn and the chaos source -------------------------------------------------------------

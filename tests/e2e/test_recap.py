@@ -18,7 +18,7 @@ def embed_size(embed: dict) -> int:
 @aio
 async def test_the_last_one_standing_gets_a_recap(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
-        owner, player, guest = await t.game("lists", life=20, players=3)  # lists: no spite
+        owner, _player, _guest = await t.game("lists", life=20, players=3)  # lists: no spite
         await t.slash("chaos roll", user=owner)
         await t.slash("life lose", {"amount": 20, "player": "guest2"}, user=owner)
         ended = await t.slash("life lose", {"amount": 30, "player": "player"}, user=owner)
@@ -34,7 +34,8 @@ async def test_the_last_one_standing_gets_a_recap(fake_discord, tmp_path):
         ]
         events = await t.service.log(f"{t.fake.guild_id}:{t.fake.channel_id}", 1_000_000)
         summary = recap(events)
-        assert summary is not None and summary.salt
+        assert summary is not None
+        assert summary.salt
         assert f"1 turn played, {summary.rolls} roll" in told["description"]
         assert "Biggest life swing: player -30 on turn 1, to -10" in told["description"]
         assert rows[-1].startswith(f"Seed {summary.seed}, salt {summary.salt}: ")

@@ -94,7 +94,8 @@ def test_the_recap_agrees_with_the_log_of_any_game(ruleset: str, seed: int) -> N
     assert sorted(d.player for d in summary.out) == sorted(gone)
     assert list(summary.left) == [p.id for p in state.seated()]
     assert summary.winner == state.winner
-    assert summary.seed == state.seed and summary.salt == state.salt
+    assert summary.seed == state.seed
+    assert summary.salt == state.salt
     # Nothing undone is told: the standing events fold to the same state as the whole log.
     assert fold(standing) == state
     if summary.swing is not None:
@@ -108,7 +109,8 @@ def test_the_recap_agrees_with_the_log_of_any_game(ruleset: str, seed: int) -> N
     assert recap(again.events) == summary
     lines = recap_lines(summary, Names.of(game))
     assert any(f"{summary.rolls} roll" in line for line in lines)
-    assert lines[-1].startswith(f"Seed {state.seed}, salt 5a17: ") and "`game verify`" in lines[-1]
+    assert lines[-1].startswith(f"Seed {state.seed}, salt 5a17: ")
+    assert "`game verify`" in lines[-1]
 
 
 def test_no_recap_while_the_game_goes_on() -> None:
@@ -125,7 +127,8 @@ def test_two_players_out_by_life_and_the_last_one_standing() -> None:
     game.act(a.Life(actor="ann", referee=True, player="bob", mode="lose", amount=25))
     summary = recap(game.events)
     assert summary is not None
-    assert summary.winner == "ann" and summary.left == ("ann",)
+    assert summary.winner == "ann"
+    assert summary.left == ("ann",)
     told = [(d.player, d.turn, d.spite) for d in summary.out]
     assert told == [("cy", 2, None), ("bob", 3, None)]
     assert recap_lines(summary, Names.of(game))[:4] == [
@@ -134,7 +137,8 @@ def test_two_players_out_by_life_and_the_last_one_standing() -> None:
         "  Bob: out on turn 3: dropped below 1 life",
         "  Cy: out on turn 2: dropped below 1 life",
     ]
-    assert summary.swing is not None and summary.swing.delta == -25
+    assert summary.swing is not None
+    assert summary.swing.delta == -25
 
 
 def test_a_spite_that_failed_is_told() -> None:

@@ -130,6 +130,24 @@
     $("log-count").textContent = words ? shown + " of " + entries.length + " match" : "";
   }
 
+  // A finished game: its story in place of what was in play and what the chaos came from.
+  function drawRecap(view) {
+    const recap = view.recap;
+    const ended = view.phase === "ended";
+    document.documentElement.classList.toggle("ended", ended);
+    $("recap").hidden = !recap;
+    $("effects-section").hidden = ended;
+    $("chaos-section").hidden = ended;
+    $("roll-heading").textContent = ended ? "Last roll" : "Latest roll";
+    if (ended) $("connection").textContent = "Game over: this page no longer changes.";
+    if (!recap) return;
+    $("recap-headline").textContent = recap.headline;
+    fill("standings", recap.standings.map((row) => el("li", {class: row.winner ? "winner" : null},
+      el("span", {class: "name"}, row.name), " ", el("span", {class: "how"}, row.how))));
+    fill("recap-lines", recap.lines.map((line) => el("li", {}, line)));
+    $("recap-verify").textContent = recap.verify || "";
+  }
+
   function draw(view) {
     latest = view;
     $("ruleset").textContent = view.ruleset + (view.turn ? " · turn " + view.turn : "");
@@ -143,6 +161,7 @@
     drawChaos(view);
     drawMiddle(view);
     drawLog(view);
+    drawRecap(view);
     fill("fairness", view.fairness.map((line) => el("p", {}, line)));
     document.title = (view.active ? view.active + " · " : "") + "Chaos Referee · live game";
     $("page").setAttribute("aria-busy", "false");
@@ -153,7 +172,9 @@
 
   function connect() {
     const source = new EventSource(streamUrl);
-    source.addEventListener("open", () => { $("connection").textContent = "Live."; });
+    source.addEventListener("open", () => {
+      if (!latest || latest.phase !== "ended") $("connection").textContent = "Live.";
+    });
     source.addEventListener("view", (event) => draw(JSON.parse(event.data)));
     source.addEventListener("gone", (event) => {
       source.close();
