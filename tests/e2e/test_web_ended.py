@@ -20,7 +20,7 @@ async def test_the_page_of_a_finished_game_tells_how_it_ended(fake_discord, tmp_
         url = link_in(await t.slash("game link", user=owner))
         pages = {
             "page": await b.new_page(viewport={"width": 1280, "height": 900}),
-            "overlay": await b.new_page(viewport={"width": 480, "height": 400}),
+            "overlay": await b.new_page(viewport={"width": 480, "height": 640}),
             "phone": await b.new_page(viewport={"width": 390, "height": 844}, is_mobile=True),
         }
         for name, page in pages.items():
@@ -63,7 +63,7 @@ async def test_the_page_of_a_finished_game_tells_how_it_ended(fake_discord, tmp_
         assert await overlay.is_visible("#standings")
         assert not await overlay.is_visible("#roll")
         height = await overlay.evaluate("document.querySelector('main').scrollHeight")
-        assert height <= 400, f"the ended overlay is {height} px tall"
+        assert height <= 640, f"the ended overlay is {height} px tall"
         phone = pages["phone"]
         assert await phone.is_visible("#standings")
         assert await phone.evaluate("document.documentElement.scrollWidth") <= 390

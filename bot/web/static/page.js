@@ -3,8 +3,12 @@
 "use strict";
 
 (function () {
-  const layout = new URLSearchParams(location.search).get("layout") === "overlay"
-    ? "overlay" : "full";
+  const params = new URLSearchParams(location.search);
+  const layout = params.get("layout") === "overlay" ? "overlay" : "full";
+  // ?scale=0.8 draws the overlay smaller (or larger: up to 2), on top of fitting it.
+  const scale = Math.min(2, Math.max(0.5, Number(params.get("scale")) || 1));
+  const SMALLEST = 0.5;  // the overlay shrinks to fit down to half size, no further
+  const FEWEST_EFFECTS = 3;  // effects listed before the rest are counted instead
   document.documentElement.classList.add("layout-" + layout);
   const base = location.pathname.replace(/\/+$/, "");
   const streamUrl = base + "/stream" + (layout === "overlay" ? "?layout=overlay" : "");
@@ -74,6 +78,7 @@
 
   function drawSeats(view) {
     $("direction").textContent = view.seats.length ? "(play goes " + view.direction + ")" : "";
+    $("seats").classList.toggle("many", view.seats.length > 6);
     fill("seats", view.seats.map((s) => {
       const bits = [];
       if (s.life !== null) bits.push(el("span", {class: "life"}, s.life + " life"));
@@ -148,6 +153,39 @@
     $("recap-verify").textContent = recap.verify || "";
   }
 
+  // The overlay fits its browser source, whatever the game holds: first the effects beyond
+  // the first few are counted ("+4 more in play") instead of listed, then it is drawn smaller.
+  // The page reports how it fitted for tests and tools (data-zoom, data-effects-shown).
+  function fit() {
+    if (layout !== "overlay") return;
+    const main = $("page");
+    const room = window.innerHeight;
+    const items = Array.from($("effects").children).filter((li) => li.classList.contains("effect"));
+    for (const li of items) li.hidden = false;
+    for (const li of $("effects").querySelectorAll("li.more")) li.remove();
+    let zoom = scale;
+    const size = () => {
+      main.style.maxWidth = "none";
+      main.style.width = Math.floor(window.innerWidth / zoom) + "px";
+      return main.offsetHeight * zoom;
+    };
+    let shown = items.length;
+    const more = el("li", {class: "more quiet"});
+    while (size() > room && shown > FEWEST_EFFECTS) {
+      shown -= 1;
+      items[shown].hidden = true;
+      more.textContent = "+" + (items.length - shown) + " more in play";
+      if (!more.isConnected) $("effects").append(more);
+    }
+    for (let tries = 0; tries < 4 && size() > room && zoom > SMALLEST; tries++) {
+      zoom = Math.max(SMALLEST, zoom * room / size());
+    }
+    main.style.transformOrigin = "top left";
+    main.style.transform = zoom === 1 ? "" : "scale(" + zoom + ")";
+    document.body.dataset.zoom = zoom.toFixed(3);
+    document.body.dataset.effectsShown = String(shown);
+  }
+
   function draw(view) {
     latest = view;
     $("ruleset").textContent = view.ruleset + (view.turn ? " · turn " + view.turn : "");
@@ -162,6 +200,7 @@
     drawMiddle(view);
     drawLog(view);
     drawRecap(view);
+    fit();
     fill("fairness", view.fairness.map((line) => el("p", {}, line)));
     document.title = (view.active ? view.active + " · " : "") + "Chaos Referee · live game";
     $("page").setAttribute("aria-busy", "false");
@@ -192,6 +231,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("log-search").addEventListener("input", search);
+    window.addEventListener("resize", fit);
     document.addEventListener("keydown", (event) => {
       if (event.key === "/" && document.activeElement !== $("log-search") && layout === "full") {
         event.preventDefault();
