@@ -4,13 +4,15 @@ Discord's limits."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.client.embeds import EMBEDS_PER_MESSAGE, MESSAGE_LIMIT
 from bot.render.recap import recap
 from tests.e2e.table import Table, text_of
 from tests.fakediscord.plugin import aio
 
 
-def embed_size(embed: dict) -> int:
+def embed_size(embed: dict[str, Any]) -> int:
     fields = sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields") or [])
     return len(embed.get("title") or "") + len(embed.get("description") or "") + fields
 

@@ -15,7 +15,7 @@ import pytest
 from bot.engine import actions as a
 from bot.service import Outcome
 from tests.web.browser import ARTIFACTS, chromium, shows
-from tests.web.helpers import SCOPE, serving
+from tests.web.helpers import SCOPE, Pages, serving
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "discord.md"
 
@@ -27,7 +27,7 @@ def documented_size() -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
-async def table(pages, seats: int, effects: int) -> Outcome:
+async def table(pages: Pages, seats: int, effects: int) -> Outcome:
     """A classic game with `seats` players and exactly `effects` effects in play, rolled for
     by extra rolls (the game's own effects, with their real names and texts)."""
     service = pages.service

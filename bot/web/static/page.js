@@ -8,7 +8,8 @@
   // ?scale=0.8 draws the overlay smaller (or larger: up to 2), on top of fitting it.
   const scale = Math.min(2, Math.max(0.5, Number(params.get("scale")) || 1));
   const SMALLEST = 0.5;  // the overlay shrinks to fit down to half size, no further
-  const FEWEST_EFFECTS = 3;  // effects listed before the rest are counted instead
+  const FEWEST_EFFECTS = 3;
+  const WIDEST = 480;  // the overlay's width at scale 1, in pixels  // effects listed before the rest are counted instead
   document.documentElement.classList.add("layout-" + layout);
   const base = location.pathname.replace(/\/+$/, "");
   const streamUrl = base + "/stream" + (layout === "overlay" ? "?layout=overlay" : "");
@@ -32,11 +33,17 @@
     $(id).replaceChildren(...nodes);
   }
 
-  // A picture of a real card, where the view has one (card pictures fill `image`).
+  // A picture of a real card, where the view has one (card pictures fill `image`). When the
+  // picture can't load (offline, a blocked host), the card's name in a card-shaped frame.
   function picture(thing) {
     if (!thing.image) return null;
-    return el("img", {class: "card", src: thing.image, alt: thing.card || thing.name,
-                      loading: "lazy", referrerpolicy: "no-referrer"});
+    const name = thing.card || thing.name;
+    const img = el("img", {class: "card", src: thing.image, alt: name,
+                           loading: "lazy", referrerpolicy: "no-referrer"});
+    img.addEventListener("error", () => img.replaceWith(
+      el("div", {class: "card missing", role: "img", "aria-label": name, title: name},
+        el("span", {}, name))));
+    return img;
   }
 
   function rollNode(roll, top) {
@@ -166,7 +173,8 @@
     let zoom = scale;
     const size = () => {
       main.style.maxWidth = "none";
-      main.style.width = Math.floor(window.innerWidth / zoom) + "px";
+      // As wide as the source, up to 480 px at the scale asked for.
+      main.style.width = Math.floor(Math.min(window.innerWidth, WIDEST * scale) / zoom) + "px";
       return main.offsetHeight * zoom;
     };
     let shown = items.length;
