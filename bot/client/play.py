@@ -34,6 +34,7 @@ from bot.client.interactions import (
     scope_of,
     within_deadline,
 )
+from bot.client.mentions import Mentions, mention_line
 from bot.client.recap import with_recap
 from bot.commands import GameView
 from bot.commands.steps import Step, StepKind
@@ -59,6 +60,7 @@ class Play:
         self._busy = 0  # actions being carried out and answered right now
         self._quiet = asyncio.Event()
         self._quiet.set()
+        self.mentions = Mentions()
 
     async def until_quiet(self, limit: float) -> None:
         """Wait (at most `limit` seconds) until no action is being carried out: work nobody
@@ -174,8 +176,22 @@ class Play:
             return await self._auto_roll(scope, settings, outcome)
 
         outcome = await within_deadline(interaction, work())
-        await self._answer(interaction, outcome, drawn)
+        await self._answer(interaction, outcome, drawn, self._ping(interaction, outcome, settings))
         return outcome
+
+    def _ping(
+        self, interaction: discord.Interaction[Any], outcome: Outcome, settings: GuildSettings
+    ) -> int | None:
+        """Whom the answer mentions: the player whose turn the action started (see
+        :mod:`bot.client.mentions`)."""
+        return self.mentions.whom(
+            outcome.scope,
+            outcome.game_id,
+            outcome.events,
+            outcome.game.state,
+            settings,
+            interaction.user.id,
+        )
 
     async def press(
         self, interaction: discord.Interaction[Any], step: Step, game_id: int, version: int
@@ -233,7 +249,11 @@ class Play:
         return replace(more, events=[*outcome.events, *more.events])
 
     async def _answer(
-        self, interaction: discord.Interaction[Any], outcome: Outcome, drawn: _Drawn | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        outcome: Outcome,
+        drawn: _Drawn | None = None,
+        ping: int | None = None,
     ) -> None:
         # The answer goes out before the board is drawn (the player waits for one, not the
         # other), but the keeper is told first, so whoever waits for the boards to settle
@@ -242,7 +262,8 @@ class Play:
         boards.expect()
         try:
             embeds, view = _draw(outcome) if drawn is None else drawn.answer(outcome)
-            await reply(interaction, embeds=embeds, view=view)
+            said = None if ping is None else mention_line(ping, outcome.game.state.turn)
+            await reply(interaction, said, embeds=embeds, view=view, mention=ping)
         finally:
             if interaction.channel_id is None:
                 boards.forget_expected()
