@@ -67,9 +67,9 @@ class GuildService:
                 quiet.discard(member)
             else:
                 quiet.add(member)
-            changes = {"quiet": tuple(sorted(quiet))}
-            check_settings(changes, self._rulesets)
-            settings = replace(current, **changes)
+            members = tuple(sorted(quiet))
+            check_settings({"quiet": members}, self._rulesets)
+            settings = replace(current, quiet=members)
             if settings != current:
                 await self.store.put_guild_settings(guild, settings, now=self._clock())
                 _keep(self._settings, guild, settings)

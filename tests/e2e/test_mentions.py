@@ -10,7 +10,7 @@ from typing import Any
 from tests.e2e.table import Table, is_ephemeral, text_of
 from tests.fakediscord.plugin import aio
 
-NOBODY = {"parse": []}
+NOBODY: dict[str, Any] = {"parse": []}
 
 
 def mentioned(answer: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
