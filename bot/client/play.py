@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.client.buttons import menu_view, steps_view
-from bot.client.embeds import result_embeds
+from bot.client.embeds import result_embeds, text_embeds
 from bot.client.errors import report
 from bot.client.interactions import (
     Caller,
@@ -36,11 +36,13 @@ from bot.client.interactions import (
 )
 from bot.client.mentions import Mentions, mention_line
 from bot.client.recap import with_recap
+from bot.client.wording import plain
 from bot.commands import GameView
 from bot.commands.steps import Step, StepKind
 from bot.engine import actions as a
 from bot.engine.errors import ChaosError, NotYourTurnError
 from bot.errors import StaleActionError
+from bot.render.choices import option_texts
 from bot.service import Outcome
 from bot.store import GuildSettings
 
@@ -227,10 +229,16 @@ class Play:
         if pending.player != who.id:
             name = current.game.state.players[pending.player].name
             raise NotYourTurnError(f"That choice is {name}'s to make.")
+        game = current.game
+        texts = option_texts(pending.kind, pending.options, pending.context, game.ruleset)
+        lines = [
+            f"**{n}) {plain(name)}**" + (f"\n{plain(text)}" if text else "")
+            for n, ((_, name), text) in enumerate(zip(pending.options, texts, strict=True), 1)
+        ]
         await reply(
             interaction,
-            "Your choice (only you can see this):",
-            view=menu_view(game_id, current.game),
+            embeds=text_embeds("Your choice (only you can see this)", "\n".join(lines)),
+            view=menu_view(game_id, game),
             ephemeral=True,
         )
 

@@ -43,7 +43,8 @@ def test_a_spite_look_shows_what_each_card_does(tmp_path: Path) -> None:
         stdout,
         r"\? Bob picks a card to play face up — `chaos choose N`:",
         r"   1\) Silent Hour",
-        r"      This turn, only the card's controller may cast spells\. \(lasts until end of turn\)",
+        r"      This turn, only the card's controller may cast spells\. \(lasts until end of"
+        r" turn\)",
         r"   2\) Second Wind",
         r"      The card's controller gains 4 life, then draws a card\. \(you gain 4 life\)",
         r"   6\) Bind // Unbind",
