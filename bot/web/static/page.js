@@ -201,6 +201,10 @@
     const waiting = $("waiting");
     waiting.hidden = !view.waiting;
     waiting.textContent = view.waiting || "";
+    const choice = view.choice || [];
+    $("choice").hidden = !choice.length;
+    fill("choice", choice.map((option) => el("li", {},
+      el("strong", {}, option.name), option.text ? el("p", {class: "does"}, option.text) : null)));
     drawRoll(view);
     drawEffects(view);
     drawSeats(view);
