@@ -96,6 +96,11 @@ def quiet_voice() -> None:
     discord.VoiceClient.warn_dave = False
 
 
+# Every component the bot answers presses of, whichever process drew it; each takes the member's
+# turns (bot.client.presses).
+COMPONENTS = (GameButton, PickMenu, RulesMenu)
+
+
 class ChaosTree(app_commands.CommandTree["ChaosBot"]):
     """The command tree, with the one error handler every slash command goes through. A
     member's slash commands take turns (:mod:`bot.client.oneatatime`); their autocompletes are
@@ -211,7 +216,7 @@ class ChaosBot(commands.AutoShardedBot):
         await asyncio.to_thread(load_bundled)
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
-        self.add_dynamic_items(GameButton, PickMenu, RulesMenu)
+        self.add_dynamic_items(*COMPONENTS)
         if self.settings.dev_guild is not None:
             if self.settings.runs_shard_zero:
                 await self.sync_commands(self.settings.dev_guild)
