@@ -101,11 +101,15 @@ class GuildService:
         """The newest revision of each table the guild uploaded, by id."""
         return await self.store.list_tables(guild)
 
+    async def guild_table_revisions(self, guild: str) -> list[tuple[str, int]]:
+        """The id and newest revision of each table the guild uploaded, by id (no texts)."""
+        return await self.store.table_revisions(guild)
+
     async def guild_table(self, guild: str, table_id: str) -> StoredTable:
         """The newest revision of one of the guild's tables; NoTableError if there's none."""
         table = await self.store.get_table(guild, table_id)
         if table is None:
-            known = ", ".join(t.table_id for t in await self.store.list_tables(guild))
+            known = ", ".join(t for t, _ in await self.store.table_revisions(guild))
             raise NoTableError(
                 f"This server has no table {table_id!r}"
                 + (f" (its tables: {known})." if known else "; `/table import` uploads one.")

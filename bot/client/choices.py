@@ -290,14 +290,14 @@ async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     last one is completed and the others kept."""
     if interaction.guild_id is None:
         return []
-    stored = await _bot(interaction).service.guild_tables(str(interaction.guild_id))
+    stored = await _bot(interaction).service.guild_table_revisions(str(interaction.guild_id))
     head, _, last = typed.rpartition(",")
     chosen = [part.strip() for part in head.split(",") if part.strip()]
     before = "".join(f"{part}, " for part in chosen)
     pairs = [
-        (f"{t.table_id} (revision {t.revision})", t.table_id)
-        for t in stored
-        if t.table_id not in chosen
+        (f"{table} (revision {revision})", table)
+        for table, revision in stored
+        if table not in chosen
     ]
     found = await pick_any(interaction, lambda: pairs, len(pairs), last)
     return [
