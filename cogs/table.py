@@ -18,11 +18,13 @@ from bot.client.wording import plain
 from bot.commands.tables import find_table, lookup, table_list, table_lookup, table_show
 from bot.engine.errors import ChaosError
 from bot.tables import TableProblems
-from bot.tables.uploads import MAX_UPLOAD, CheckedUpload
+from bot.tables.uploads import MAX_IMPORT, MAX_UPLOAD, CheckedUpload
 
 Interaction = discord.Interaction[ChaosBot]
 TableName = app_commands.Range[str, 1, 60]
 LONG_TEXT = 3500  # characters; longer answers come with the whole text as a file too
+YAML = (".yaml", ".yml")
+OTHER = (".txt", ".csv", ".json")  # lists read into one of ours (bot.tables.plain)
 
 
 class UploadError(ChaosError):
@@ -30,24 +32,35 @@ class UploadError(ChaosError):
 
 
 def _summary(checked: CheckedUpload) -> str:
-    return f"**{plain(checked.title)}** (`{checked.id}`): {checked.what}"
+    said = f"**{plain(checked.title)}** (`{checked.id}`): {checked.what}"
+    if checked.preview is not None:  # read from another format: what was read and guessed
+        said += "\n```\n" + checked.preview.replace("`", "'") + "\n```"
+    return said
+
+
+def _most(filename: str) -> int:
+    """How large an upload of this name may be: one of our files, or another format's."""
+    return MAX_UPLOAD if filename.lower().endswith(YAML) else MAX_IMPORT
 
 
 def _check_attachment(file: discord.Attachment) -> None:
-    """Refuse an upload that is too big or not YAML by what Discord says of it, unread."""
-    if not file.filename.lower().endswith((".yaml", ".yml")):
-        raise UploadError(f"{file.filename} isn't a table file: upload a .yaml file.")
-    if file.size > MAX_UPLOAD:
+    """Refuse an upload that is too big or of no format a list comes in, unread."""
+    if not file.filename.lower().endswith((*YAML, *OTHER)):
         raise UploadError(
-            f"{file.filename} is {file.size // 1024} KB; a table file may be"
-            f" {MAX_UPLOAD // 1024} KB at most."
+            f"{file.filename} isn't a table file: upload a .yaml file, or a list as numbered"
+            " text (.txt), a spreadsheet (.csv) or zorgle's export (.json)."
+        )
+    if file.size > _most(file.filename):
+        raise UploadError(
+            f"{file.filename} is {file.size // 1024} KB; a file like it may be"
+            f" {_most(file.filename) // 1024} KB at most."
         )
 
 
 async def _download(file: discord.Attachment) -> bytes:
     data = await file.read()
-    if len(data) > MAX_UPLOAD:  # the size Discord announced was wrong: check what came
-        raise UploadError(f"{file.filename} is larger than {MAX_UPLOAD // 1024} KB.")
+    if len(data) > _most(file.filename):  # the size Discord announced was wrong
+        raise UploadError(f"{file.filename} is larger than {_most(file.filename) // 1024} KB.")
     return data
 
 
@@ -128,7 +141,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     @app_commands.command(
         name="import", description="Upload a table or deck file for this server (Manage Server)"
     )
-    @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
+    @app_commands.describe(file="A .yaml table or deck, or a list as .txt, .csv or zorgle's .json")
     async def import_(self, interaction: Interaction, file: discord.Attachment) -> None:
         who, _ = await self.bot.play.caller(interaction)
         require_manager(who, "Uploading a table")
@@ -146,7 +159,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     @app_commands.command(
         name="validate", description="Check a table or deck file without storing it"
     )
-    @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
+    @app_commands.describe(file="A .yaml table or deck, or a list as .txt, .csv or zorgle's .json")
     async def validate(self, interaction: Interaction, file: discord.Attachment) -> None:
         found = await self._checked(interaction, file)
         if found is None:
