@@ -32,10 +32,14 @@ class UploadError(ChaosError):
 
 
 def _summary(checked: CheckedUpload) -> str:
-    said = f"**{plain(checked.title)}** (`{checked.id}`): {checked.what}"
-    if checked.preview is not None:  # read from another format: what was read and guessed
-        said += "\n```\n" + checked.preview.replace("`", "'") + "\n```"
-    return said
+    return f"**{plain(checked.title)}** (`{checked.id}`): {checked.what}"
+
+
+def _preview(checked: CheckedUpload) -> str:
+    """For a list read from another format: what was read and guessed (bot.tables.plain)."""
+    if checked.preview is None:
+        return ""
+    return "\n```\n" + checked.preview.replace("`", "'") + "\n```"
 
 
 def _most(filename: str) -> int:
@@ -52,7 +56,7 @@ def _check_attachment(file: discord.Attachment) -> None:
         )
     if file.size > _most(file.filename):
         raise UploadError(
-            f"{file.filename} is {file.size // 1024} KB; a file like it may be"
+            f"{file.filename} is {file.size // 1024} KB; a table file may be"
             f" {_most(file.filename) // 1024} KB at most."
         )
 
@@ -152,7 +156,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         revision = await self.bot.service.store_upload(guild_key(interaction), checked, data)
         text = (
             f"{_summary(checked)}, stored as revision {revision}. Play with it:"
-            f" /game start tables:{checked.id}"
+            f" /game start tables:{checked.id}" + _preview(checked)
         )
         await reply(interaction, embeds=text_embeds("Table stored", text), ephemeral=True)
 
@@ -166,7 +170,9 @@ class TableCog(commands.GroupCog, group_name="table"):
             return
         await reply(
             interaction,
-            embeds=text_embeds("No problems", f"{_summary(found[0])}. Nothing was stored."),
+            embeds=text_embeds(
+                "No problems", f"{_summary(found[0])}. Nothing was stored." + _preview(found[0])
+            ),
             ephemeral=True,
         )
 

@@ -148,7 +148,8 @@ def detect(name: str, data: bytes) -> str | None:
         return None
     if lines and "," in lines[0] and _header(lines[0].split(",")) is not None:
         return SPREADSHEET
-    if sum(_entry_start(line) is not None for line in lines) >= 2:
+    entries = sum(_entry_start(line) is not None for line in lines)
+    if entries >= 2 or (entries and lower.endswith(".txt")):
         return NUMBERED
     return None
 
@@ -228,10 +229,11 @@ def _entry_start(line: str) -> tuple[int, int, str] | None:
 def _split(rest: str) -> tuple[str, str]:
     """An entry's name and text: "Name — text", "Name: text"; a line with neither is all text,
     named by its first words."""
+    spaced = rest + " "  # "Name —" with no text after it is split too (and found empty)
     for mark in _SPLITS:
-        at = rest.find(mark)
+        at = spaced.find(mark)
         if 0 < at <= MAX_NAME:
-            return rest[:at].strip(), rest[at + len(mark) :].strip()
+            return spaced[:at].strip(), spaced[at + len(mark) :].strip()
     words = rest.split()
     named = ""
     for word in words:
