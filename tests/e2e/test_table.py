@@ -275,16 +275,45 @@ async def test_what_is_not_a_table_file_is_refused(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
-        body = await upload(t, "house.txt", HOUSE)
+        body = await upload(t, "house.png", HOUSE)
         assert is_ephemeral(body)
-        assert text_of(body) == "house.txt isn't a table file: upload a .yaml file."
+        assert text_of(body) == (
+            "house.png isn't a table file: upload a .yaml file, or a list as numbered text"
+            " (.txt), a spreadsheet (.csv) or zorgle's export (.json)."
+        )
 
         ruleset = (bundled_dir() / "classic" / "ruleset.yaml").read_bytes()
         body = await upload(t, "ruleset.yaml", ruleset)
         assert is_ephemeral(body)
         assert "kind: a ruleset file can't be uploaded" in text_of(body)
         assert await stored(t) == []
-        assert not any("house.txt" in path for path in downloads(t.fake))
+        assert not any("house.png" in path for path in downloads(t.fake))
+
+
+@aio
+async def test_a_spreadsheet_is_read_stored_as_our_yaml_and_played(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A list from a spreadsheet: the answer previews what was read and guessed, the stored
+    table is our YAML (as /table export gives it), and a game plays it; a bad row is named
+    by its line and column."""
+    sheet = b"Roll,Name,Text\n1,Storm,Each player takes 2 damage.\n2,Calm,Nobody attacks.\n"
+    sheet += b"3-6,Twice,Roll twice.\n"
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await upload(t, "house.csv", sheet)
+        text = text_of(body)
+        assert "**house** (`house`): a list of 3 entries (d6), stored as revision 1" in text
+        assert "Read as CSV: house (house), 3 entries, dice d6." in text
+        assert "line 4: rolls 2 times on this list ('Roll twice.')" in text
+        ((table_id, revision, stored_text),) = await stored(t)
+        assert (table_id, revision) == ("house", 1)
+        assert stored_text.startswith("schema: 1\nkind: table\nid: house\n")
+        await t.game("classic", tables="house")
+        bad = await upload(t, "bad.csv", b"Roll,Name,Text\n1,Storm,x\none,Calm,y\n")
+        assert "bad.csv:3 column Roll: expected a number or a range like 3-5, got 'one'" in (
+            text_of(bad)
+        )
+        assert [s[:2] for s in await stored(t)] == [("house", 1)]
 
 
 # -- checking and downloading --------------------------------------------------------------------
