@@ -21,7 +21,7 @@ PROXY_STAMP := proxy/node_modules/.installed
 CHROMIUM ?= /usr/bin/chromium
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run test lint types unit bench lock proxy clean chromium
+.PHONY: run invite test lint types unit bench lock proxy clean chromium
 
 # One line per step, and pip's own line per package, so a first install shows it is moving.
 define install
@@ -48,6 +48,10 @@ $(PROXY_STAMP): proxy/package-lock.json
 
 run: $(RUN_STAMP)
 	$(VENV)/bin/chaos-referee
+
+# The link that adds the bot to a server (docs/discord.md): DISCORD_TOKEN in .env first.
+invite: $(RUN_STAMP)
+	$(VENV)/bin/chaos-referee invite
 
 test: lint types unit
 
