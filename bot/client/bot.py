@@ -3,9 +3,10 @@
 Nothing here knows the rules. ``setup_hook`` loads one extension per command group (``cogs``),
 registers the buttons that must answer after a restart, and syncs the commands to the
 development server when one is set; a global sync happens only when the owner asks for it
-(``chaos-referee sync``, or ``/sync`` in the development server, the only server it is published
-to). Every command is a server's: none is offered in DMs, where there is no game. The bot asks for the ``guilds`` intent only: it works
-through slash commands and buttons, which need no privileged intent, not even message content.
+(``chaos-referee sync``, or ``/sync`` in the development server, the only server it is
+published to). Every command is a server's: none is offered in DMs, where there is no game. The
+bot asks for the ``guilds`` intent only: it works through slash commands and buttons, which need
+no privileged intent, not even message content.
 
 It is sharded even when alone: with no shard settings it runs as many shards as Discord
 recommends, and several processes can split the shards between them (``CHAOS_SHARDS``). Then

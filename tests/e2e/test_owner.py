@@ -139,7 +139,8 @@ def test_the_owners_path_in_docs_discord_md_runs_as_written(tmp_path: Path) -> N
         assert query["scope"] == ["bot applications.commands"]
         assert query["permissions"] == [str(PERMISSIONS.value)]
         for name in permission_names():  # named as docs/discord.md names them
-            assert name in said and name in section("From nothing to a game on your server")
+            assert name in said
+            assert name in section("From nothing to a game on your server")
 
         # 4. The first start: one plain line says the commands aren't published, and how.
         with running(tmp_path, steps[2], served) as first:
@@ -152,7 +153,7 @@ def test_the_owners_path_in_docs_discord_md_runs_as_written(tmp_path: Path) -> N
             )
             assert f"`{published}`" in section("From nothing to a game on your server")
             # 6. /game start in a channel.
-            payload, body = served.call(fake.slash("game start", {"ruleset": "classic"}), 10)
+            _, body = served.call(fake.slash("game start", {"ruleset": "classic"}), 10)
             assert body["type"] in (4, 5), body
             served.call(fake.wait_for_message(lambda m: bool(m.get("embeds"))), 10)
         (line,) = [line for line in first if "No slash commands" in line]
