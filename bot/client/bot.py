@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from functools import partial
 from typing import Any
 
 import aiohttp
@@ -31,7 +32,7 @@ from bot import memory
 from bot.client import ratelimits
 from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import report
-from bot.client.health import report_health
+from bot.client.health import healthz, report_health
 from bot.client.identify import IdentifyGate, LocalGate
 from bot.client.keeper import BoardKeeper
 from bot.client.keystrokes import Keystrokes
@@ -249,7 +250,13 @@ class ChaosBot(commands.AutoShardedBot):
         """The live game pages (CHAOS_WEB_PORT), on the bot's own loop."""
         settings = self.settings
         assert settings.web_port is not None
-        pages = PageServer(self.service, self.links, host=settings.web_host, port=settings.web_port)
+        pages = PageServer(
+            self.service,
+            self.links,
+            host=settings.web_host,
+            port=settings.web_port,
+            health=partial(healthz, self),
+        )
         try:
             await pages.start()
         except OSError as error:
