@@ -21,7 +21,7 @@ PROXY_STAMP := proxy/node_modules/.installed
 CHROMIUM ?= /usr/bin/chromium
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: run invite test lint types unit bench lock proxy clean chromium
+.PHONY: run install invite test lint types unit bench lock proxy clean chromium container-tools
 
 # One line per step, and pip's own line per package, so a first install shows it is moving.
 define install
@@ -49,6 +49,9 @@ $(PROXY_STAMP): proxy/package-lock.json
 run: $(RUN_STAMP)
 	$(VENV)/bin/chaos-referee
 
+# What `make run` installs, without starting the bot (a service's install, docs/hosting.md).
+install: $(RUN_STAMP)
+
 # The link that adds the bot to a server (docs/discord.md): DISCORD_TOKEN in .env first.
 invite: $(RUN_STAMP)
 	$(VENV)/bin/chaos-referee invite
@@ -62,7 +65,7 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
-unit: $(STAMP) $(PROXY_STAMP) chromium
+unit: $(STAMP) $(PROXY_STAMP) chromium container-tools
 	$(PY) -m pytest
 
 # Installs Chromium with apt when it is missing and this is root on a Debian-like system. The
@@ -72,6 +75,17 @@ chromium:
 		echo "Installing Chromium for the browser tests (apt-get)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+# Installs what builds and runs the container image in tests/test_hosting.py (Podman with the
+# runc runtime, and debootstrap for its local Debian base image) when one is missing, as root on
+# a Debian-like system; the test fails, with a sentence saying what to install, without them.
+container-tools:
+	@if ! { command -v podman && command -v runc && command -v debootstrap; } >/dev/null \
+		&& [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Podman, runc and debootstrap for the container test (apt-get)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq podman runc debootstrap >/dev/null; \
 	fi
 
 bench: $(STAMP) chromium
