@@ -21,9 +21,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import discord
+import pytest
+
 from bot.client.invite import PERMISSIONS, permission_names
 from tests.e2e.test_bot_cli import CONNECT_WITHIN, STOP_WITHIN, FakeInAThread, clean_env
 from tests.fakediscord.plugin import assert_no_unknown_routes
+from tests.fakediscord.recorder import Call
 from tests.watchdog import assert_no_stall_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +35,37 @@ DOC = ROOT / "docs" / "discord.md"
 VENV = Path(sys.executable).parent.parent  # the .venv `make` made, which runs this test
 IDENTIFY_WAIT = 5.0
 UNPUBLISHED = "No slash commands are published yet, so Discord shows none: run `chaos-referee sync`"
+
+
+# What each request the bot makes needs of the server's permissions (`bot/client/invite.py`
+# asks for them). Answers to interactions go through the interaction's webhook: none.
+NEEDS: dict[str, set[str]] = {
+    "POST /channels/*/messages": {"view_channel", "send_messages"},  # the status board
+    "PATCH /channels/*/messages/*": {"view_channel"},  # editing its own board
+    "DELETE /channels/*/messages/*": {"view_channel"},  # deleting its own old board
+    "GET /channels/*/messages/*": {"view_channel", "read_message_history"},
+    "POST /interactions/*": set(),
+    "* /webhooks/*": set(),
+    "* /applications/*": set(),
+    "GET /users/@me": set(),
+    "GET /oauth2/applications/@me": set(),
+    "GET /gateway*": set(),
+}
+
+
+def needed(calls: list[Call]) -> set[str]:
+    """The permissions the bot's requests needed; a request of a kind not above fails."""
+    wanted: set[str] = set()
+    for call in calls:
+        kinds = [pattern for pattern in NEEDS if call.matches(pattern)]
+        assert kinds, f"{call.method} {call.path}: say in NEEDS what it needs of a server"
+        wanted |= NEEDS[kinds[0]]
+        if call.matches("POST /channels/*/messages"):
+            if (call.json or {}).get("embeds"):
+                wanted.add("embed_links")
+            if call.files:
+                wanted.add("attach_files")
+    return wanted
 
 
 def section(title: str) -> str:
@@ -155,7 +190,8 @@ def test_the_owners_path_in_docs_discord_md_runs_as_written(tmp_path: Path) -> N
             # 6. /game start in a channel.
             _, body = served.call(fake.slash("game start", {"ruleset": "classic"}), 10)
             assert body["type"] in (4, 5), body
-            served.call(fake.wait_for_message(lambda m: bool(m.get("embeds"))), 10)
+            # ...and its status board, a message of the bot's own in the channel.
+            served.call(fake.wait_for_call("POST /channels/*/messages"), 10)
         (line,) = [line for line in first if "No slash commands" in line]
         assert UNPUBLISHED in line, line
 
@@ -166,6 +202,11 @@ def test_the_owners_path_in_docs_discord_md_runs_as_written(tmp_path: Path) -> N
         for command in sync.json:
             assert command["contexts"] == [0], command["name"]
             assert command["dm_permission"] is False, command["name"]
+
+        # Every request the bot made needed only what the invite asks for.
+        used = needed(fake.calls)
+        assert discord.Permissions(**dict.fromkeys(used, True)).is_subset(PERMISSIONS), used
+        assert "embed_links" in needed(fake.calls)  # the board went out
 
         # Updating: the next start finds this version's commands published, and says nothing.
         assert commands_of("Updating")[1:] == [steps[2], steps[3]]  # after `git pull`
@@ -193,3 +234,31 @@ def test_an_update_that_changed_the_commands_is_told_at_start(tmp_path: Path) ->
         "The slash commands Discord shows aren't this version's (new or changed: /roll;"
         " no longer: /retired): run `chaos-referee sync`"
     ) in line, line
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ("", "DISCORD_TOKEN is not set: put it in .env (see .env.example), or give the"),
+        ("DISCORD_TOKEN=not-a-token\n", "DISCORD_TOKEN doesn't look like a bot token"),
+    ],
+    ids=["no-token", "not-a-token"],
+)
+def test_invite_without_a_usable_token_says_what_to_do(tmp_path: Path, env: str, said: str) -> None:
+    (tmp_path / ".env").write_text(env)
+    result = subprocess.run(
+        argv("make invite"), cwd=tmp_path, env=clean_env(), capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"chaos-referee: {said}"), result.stderr
+    assert "--client-id" in result.stderr
+    assert "not-a-token" not in result.stderr  # a token is never repeated
+    given = subprocess.run(
+        [*argv("make invite"), "--client-id", "42"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert given.returncode == 0, given.stderr
+    assert "client_id=42&" in given.stdout
