@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+
+import pytest
 
 from bot.tables import load_bundled
 from bot.tables.registry import bundled_dir
@@ -314,6 +317,48 @@ async def test_a_spreadsheet_is_read_stored_as_our_yaml_and_played(
             text_of(bad)
         )
         assert [s[:2] for s in await stored(t)] == [("house", 1)]
+
+
+FORMATS = [
+    (
+        "house.txt",
+        "numbered text",
+        b"House\n1. Storm \xe2\x80\x94 Each player takes 2 damage.\n2. Calm \xe2\x80\x94 Rest.\n",
+        b"1. Storm \xe2\x80\x94 x\n1. Calm \xe2\x80\x94 y\n",
+        "house.txt:2: number 1 is used twice: also on line 1",
+    ),
+    (
+        "house.json",
+        "zorgle's JSON",
+        b'{"effects": [{"effectName": "Storm", "shortDesc": "Each player takes 2 damage.",'
+        b' "rarity": "rare", "duration": "Instant"}, {"effectName": "Calm",'
+        b' "shortDesc": "Rest.", "rarity": "rare", "duration": "Turn"}]}',
+        b'{"effects": [{"effectName": "Storm", "shortDesc": "x", "rarity": "mythic"}]}',
+        "house.json:1 effects[0].rarity: unknown rarity 'mythic'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "kind", "good", "bad", "problem"), FORMATS)
+def test_numbered_text_and_zorgles_export_are_read_and_a_bad_one_named(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    name: str,
+    kind: str,
+    good: bytes,
+    bad: bytes,
+    problem: str,
+) -> None:
+    async def run() -> None:
+        async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+            body = await upload(t, name, good)
+            assert f"Read as {kind}: " in text_of(body)
+            assert "a list of 2 entries (d2), stored as revision 1" in text_of(body)
+            refused = await upload(t, name, bad)
+            assert problem in text_of(refused)
+            assert [s[:2] for s in await stored(t)] == [("house", 1)]
+
+    asyncio.run(run())
 
 
 # -- checking and downloading --------------------------------------------------------------------
