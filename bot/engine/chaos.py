@@ -289,6 +289,12 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
         paused = dict(resolution.paused)
         settle = paused.pop("settle")
         paused["dice"] = ctx.dice_position()
+        # Where its "roll chaos" slots go: the last list it rolled on, unless a roll made while
+        # it waits moves the current list (then that list was rolled on last).
+        paused["last_list"] = resolution.last_list
+        paused["current"] = ctx.state.current_list
+        # Offers made from now on (by the roll taken from its offer) are resolved first too.
+        paused["since"] = ctx.state.next_id
         ctx.emit(
             {
                 "type": "roll_paused",
@@ -355,9 +361,8 @@ def choose(ctx: Context, action: act.Choose) -> None:
         rng = ctx.dice("keep")
         # The kept entry applies first, so the rolls that follow it are numbered after it.
         apply_entry(ctx, entry, kept, item)
-        resolver = Resolver(
-            ctx.ruleset, rng, player=pending.player, turn=ctx.state.turn, next_id=ctx.state.next_id
-        )
+        # Its "roll chaos" slots go where a chaos roll would go now (they were once dropped).
+        resolver = resolver_for(ctx, pending.player, "keep", rng)
         used = context["used"]
         assert isinstance(used, int)
         resolver.used = used

@@ -108,16 +108,26 @@ def offered_to(
 
     The player it was made to may take it, and the host and referees may take anyone's, but
     not while that player is away: nobody rolls for a player who is away (the offer waits for
-    them until the turn ends). With several, the oldest comes first.
+    them until the turn ends). With several, the one a multi-roll waits for comes first, then
+    the oldest (see :func:`in_turn`).
     """
     official = referee or actor == state.host
-    for offer_id in sorted(state.offers):
-        offer = state.offers[offer_id]
+    for offer in in_turn(state):
         if table not in offer.tables or held_away(state, offer):
             continue
         if official or offer.player == actor:
             return offer
     return None
+
+
+def in_turn(state: GameState) -> list[PendingOffer]:
+    """The open offers in the order they are settled: those the newest paused multi-roll waits
+    for first (nothing else may be rolled before them), then the oldest first."""
+    newest = state.paused[-1] if state.paused else None
+    return sorted(
+        state.offers.values(),
+        key=lambda o: (newest is None or not waits_for(newest, o), o.id),
+    )
 
 
 def held_away(state: GameState, offer: PendingOffer) -> bool:
@@ -172,12 +182,13 @@ def lapse_offers(ctx: Context, reason: str) -> None:
 
 def decline(ctx: Context, action: act.Decline) -> None:
     """Pass up an open offer: the one on `action.table`, or the only one open (who may is
-    :mod:`bot.engine.authority`'s business: its player, the host or a referee)."""
+    :mod:`bot.engine.authority`'s business: its player, the host or a referee). Of several on
+    the same lists, the one taking it would take (:func:`in_turn`)."""
     ctx.require_playing()
     ctx.require_no_choice()
     state = ctx.state
     table = action.table
-    found = [o for _, o in sorted(state.offers.items()) if table is None or table in o.tables]
+    found = [o for o in in_turn(state) if table is None or table in o.tables]
     if not found:
         if table is not None and state.offers:
             raise RulesError(
@@ -188,7 +199,7 @@ def decline(ctx: Context, action: act.Decline) -> None:
     mine = [o for o in found if o.player == action.actor]
     if mine:
         found = mine
-    if len(found) > 1:
+    if table is None and any(set(o.tables) != set(found[0].tables) for o in found):
         raise RulesError(
             f"several rolls are on offer ({_offer_lists(ctx, state)}): name the list of the one"
             " to decline, like `chaos decline "
@@ -197,9 +208,16 @@ def decline(ctx: Context, action: act.Decline) -> None:
     ctx.emit({"type": "offer_declined", "id": found[0].id, "by": action.actor})
 
 
+def waits_for(paused: PausedRoll, offer: PendingOffer) -> bool:
+    """Whether `paused` waits for `offer`: one its own rolls made, or one made since it paused
+    (by the roll taken from its offer, say), which is resolved before it goes on, too."""
+    since = paused.context.get("since")
+    return offer.source in paused.waits or (isinstance(since, int) and offer.id >= since)
+
+
 def awaited(state: GameState, offer: PendingOffer) -> bool:
     """Whether a multi-roll waits for `offer` before its later rolls."""
-    return any(offer.source in paused.waits for paused in state.paused)
+    return any(waits_for(paused, offer) for paused in state.paused)
 
 
 def unfinished(ctx: Context) -> str | None:
@@ -212,7 +230,7 @@ def unfinished(ctx: Context) -> str | None:
     if not state.paused:
         return None
     paused = state.paused[-1]
-    offers = [o for _, o in sorted(state.offers.items()) if o.source in paused.waits]
+    offers = [o for o in in_turn(state) if waits_for(paused, o)]
     waiting = "its offered roll is settled"
     if offers:
         offer = offers[0]

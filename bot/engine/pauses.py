@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bot.engine.chaos import emit_steps, resolver_for
 from bot.engine.context import Context
+from bot.engine.offers import waits_for
 from bot.engine.state import PausedRoll, Phase
 
 
@@ -26,7 +27,7 @@ def settle(ctx: Context) -> None:
     state = ctx.state
     while state.paused and state.pending is None and state.phase is Phase.PLAYING:
         paused = state.paused[-1]
-        if any(offer.source in paused.waits for offer in state.offers.values()):
+        if any(waits_for(paused, offer) for offer in state.offers.values()):
             return
         _resume(ctx, paused)
 
@@ -47,4 +48,8 @@ def _resume(ctx: Context, paused: PausedRoll) -> None:
     used = context["used"]
     assert isinstance(used, int)
     resolver.used = used
+    current = ctx.state.current_list
+    last = context.get("last_list")
+    moved = current != context.get("current")
+    resolver.result.last_list = current if moved else last if isinstance(last, str) else None
     emit_steps(ctx, resolver.resume(context), paused.item)
