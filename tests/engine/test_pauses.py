@@ -51,7 +51,9 @@ def ruleset() -> Ruleset:
         table("offerer", Die(6), lambda n: entry(n, "Open Door", offers=(Offer(("c",)),))),
         table("b", Die(6), lambda n: entry(n, f"B{n}"), "List B"),
         table("c", Die(6), lambda n: entry(n, f"C{n}"), "List C"),
-        table("t", Die(2), lambda n: entry(n, "Stash", kind=Kind.TOKEN, token=Token.COUNTER, count=3)),
+        table(
+            "t", Die(2), lambda n: entry(n, "Stash", kind=Kind.TOKEN, token=Token.COUNTER, count=3)
+        ),
         table("g", Die(2), lambda n: entry(n, "Lone Gift", offers=(Offer(("c",)),))),
     ]
     return Ruleset(
