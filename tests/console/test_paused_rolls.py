@@ -107,7 +107,8 @@ def test_undo_and_verify_across_a_pause(tmp_path: Path) -> None:
         r"1 action was undone \(the log keeps them\): Ann: chaos decline\.",
     )
     events = log.read_text(encoding="utf-8")
-    assert '"type":"roll_paused"' in events and '"type":"roll_resumed"' in events
+    assert '"type":"roll_paused"' in events
+    assert '"type":"roll_resumed"' in events
 
 
 def test_the_bundled_staircase_rolls_gift_economys_vortex_before_lists_b_and_c(

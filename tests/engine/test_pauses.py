@@ -83,7 +83,8 @@ def test_the_later_slot_waits_and_rolls_the_same_dice_when_the_offer_is_declined
     game = begun()
     first = game.act(RollChaos(actor="ann"))
     assert [t for t, _, _ in rolls(first)] == ["a", "offerer"]  # B waits
-    assert game.state.paused and game.state.offers
+    assert game.state.paused
+    assert game.state.offers
     declined = game.copy()
     after_decline = declined.act(Decline(actor="ann"))
     taken = game.copy()
@@ -91,7 +92,8 @@ def test_the_later_slot_waits_and_rolls_the_same_dice_when_the_offer_is_declined
     assert [t for t, _, _ in rolls(after_take)] == ["c", "b"]  # C first, then B
     assert rolls(after_take)[1] == rolls(after_decline)[0]  # the same dice for B either way
     assert declined.state.current_list == taken.state.current_list == "b"
-    assert not declined.state.paused and not taken.state.paused
+    assert not declined.state.paused
+    assert not taken.state.paused
 
 
 def test_the_turn_does_not_end_while_a_roll_waits_and_no_other_roll_comes_first() -> None:
@@ -117,7 +119,8 @@ def test_an_offer_outside_a_multi_roll_holds_nothing_and_lapses_at_turn_end() ->
     game.act(RollChaos(actor="ann"))
     game.act(Decline(actor="ann"))
     game.act(RollChaos(actor="ann", referee=True, table="g"))
-    assert game.state.offers and not game.state.paused
+    assert game.state.offers
+    assert not game.state.paused
     ended = game.act(NextTurn(actor="ann"))
     assert [e["reason"] for e in ended if e["type"] == "offer_lapsed"] == ["the turn ended"]
 
@@ -155,10 +158,12 @@ def test_a_counter_drops_the_later_slots_and_its_counter_brings_the_wait_back() 
         "roll_resumed",
         "offer_lapsed",
     ]
-    assert not game.state.paused and not game.state.offers
+    assert not game.state.paused
+    assert not game.state.offers
     assert not rolls(countered)  # the later slot is never rolled
     game.act(Counter(actor="ann"))  # the roll stands again, waiting for its offer again
-    assert game.state.paused and game.state.offers
+    assert game.state.paused
+    assert game.state.offers
     with pytest.raises(ChaosError, match="isn't finished"):
         game.act(NextTurn(actor="ann"))
     later = rolls(game.act(Decline(actor="ann")))
@@ -172,7 +177,8 @@ def test_undo_across_a_pause_and_replay() -> None:
     game.act(RollChaos(actor="ann"))
     taken = game.act(RollChaos(actor="ann", table="c"))
     game.act(Undo(actor="ann"))
-    assert game.state.paused and game.state.offers
+    assert game.state.paused
+    assert game.state.offers
     assert game.act(RollChaos(actor="ann", table="c")) == [
         e if e["type"] != "action" else {**e, "seq": e["seq"] + 2} for e in taken
     ]
