@@ -168,16 +168,6 @@ def chaos_roll(rest: str) -> Args:
     return {"list": words[0] if words else None, "extra": False}
 
 
-@command("chaos decline [LIST]")
-def chaos_decline(rest: str) -> Args:
-    """Pass up a roll a result offered (the one on LIST, or the only one open): nothing is
-    rolled for it. A roll that waited for the offer goes on with its next roll."""
-    words = rest.split()
-    if len(words) > 1:
-        raise CommandError(f"one list at most ({usage_of('chaos decline')})")
-    return {"list": words[0] if words else None}
-
-
 @command("chaos reveal")
 def chaos_reveal(rest: str) -> Args:
     """Turn the face-down chaos card face up once everyone has passed (deck)."""
@@ -223,6 +213,16 @@ def chaos_choose(rest: str) -> Args:
     if len(option) > MAX_TEXT:
         raise CommandError("that option is too long")
     return {"option": option}
+
+
+@command("chaos decline [LIST]")
+def chaos_decline(rest: str) -> Args:
+    """Pass up a roll a result offered (the one on LIST, or the only one open): nothing is
+    rolled for it. A roll that waited for the offer goes on with its next roll."""
+    words = rest.split()
+    if len(words) > 1:
+        raise CommandError(f"one list at most ({usage_of('chaos decline')})")
+    return {"list": words[0] if words else None}
 
 
 @command("chaos log [COUNT]", Kind.QUERY)
