@@ -51,7 +51,7 @@ from bot.engine import (
 from bot.engine.entries import Offer
 from bot.engine.events import FIELDS, Event
 from bot.engine.offers import waits_for
-from bot.engine.state import Phase
+from bot.engine.state import Phase, Status
 from bot.tables import find_ruleset
 from tests.engine.rulesets import entry, plain, table
 
@@ -490,3 +490,68 @@ def test_a_pause_moves_no_die(nesting: Nesting, seed: int, on: str) -> None:
                 _decline_all(game)
         rolls[rules.tables["door"].bands[0].entry.offers != ()] = _own_rolls(game.events, item)
     assert rolls[True] == rolls[False]
+
+
+def _story(game: Game, inserted: set[int]) -> list[Event]:
+    """What the game is, as a story: its events without actions, undone ones and those whose
+    seqs are in `inserted`."""
+    undone = {e["seq"] for e in game.events if e["type"] == "undone"}
+    story: list[Event] = []
+    keep = True
+    for event in game.events:
+        if event["type"] == "action":
+            seq = event["seq"]
+            keep = seq not in undone | inserted and event["action"]["name"] != "chaos undo"
+        elif keep and event["type"] != "undone":
+            story.append(event)
+    return story
+
+
+@settings(
+    max_examples=40,
+    phases=[Phase_.explicit, Phase_.reuse, Phase_.generate, Phase_.target],
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    name=st.sampled_from(RULESETS[:2]),
+    seed=st.integers(0, 2**32),
+    intents=st.lists(st.tuples(st.integers(0, 63), st.integers(0, 10_000)), max_size=40),
+    noops=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 10_000)), min_size=1, max_size=6),
+)
+def test_actions_that_change_nothing_move_no_die_of_a_waiting_roll(
+    name: str, seed: int, intents: list[tuple[int, int]], noops: list[tuple[int, int]]
+) -> None:
+    # Issue 23, section 2, for the waits: an action taken back at once, or a life total set to
+    # itself, before any action, changes no roll, waiting or not.
+    original = start(name, seed)
+    taken: list[Action] = []
+    for kind, pick in intents:
+        action = MENU[kind % len(MENU)](original, pick)
+        if not isinstance(action, Undo) and _try(original, action):
+            assert action is not None
+            taken.append(action)
+    before: dict[int, list[int]] = {}
+    for at, pick in noops:
+        before.setdefault(at % (len(taken) + 1), []).append(pick)
+    again = start(name, seed)
+    inserted: set[int] = set()
+    for index in range(len(taken) + 1):
+        for pick in before.get(index, []):
+            seq = again.seq
+            probe = again.copy()
+            action = MENU[pick % len(MENU)](again, pick // len(MENU))
+            if isinstance(action, Undo):  # a life total set to itself, where it is tracked
+                cy = again.state.players["cy"]
+                if cy.status is Status.PLAYING and cy.life is not None and cy.life >= 1:
+                    same = Life(actor=HOST, referee=True, player="cy", mode="set", amount=cy.life)
+                    if _try(again, same):
+                        inserted.add(seq)
+            elif _try(probe, action) and probe.state.phase is Phase.PLAYING:
+                assert action is not None
+                again.act(action)
+                again.act(Undo(actor=HOST, referee=True))
+                inserted |= {seq, seq + 1}
+        if index < len(taken):
+            again.act(taken[index])
+    assert _story(again, inserted) == _story(original, set())
