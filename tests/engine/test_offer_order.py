@@ -351,7 +351,7 @@ RULESETS = ["sequential", "ignore_nested", "bundled lists"]
 
 
 @settings(
-    max_examples=80,
+    max_examples=200,
     phases=[Phase_.explicit, Phase_.reuse, Phase_.generate, Phase_.target],
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -400,7 +400,7 @@ def _after_resume(events: list[Event], item: int) -> list[tuple[Any, ...]]:
 
 
 @settings(
-    max_examples=60,
+    max_examples=150,
     phases=[Phase_.explicit, Phase_.reuse, Phase_.generate, Phase_.target],
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -468,7 +468,7 @@ def _own_rolls(events: list[Event], item: int) -> list[tuple[Any, ...]]:
     return rolls
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     nesting=st.sampled_from([Nesting.SEQUENTIAL, Nesting.IGNORE_NESTED]),
     seed=st.integers(0, 2**32),
@@ -508,7 +508,7 @@ def _story(game: Game, inserted: set[int]) -> list[Event]:
 
 
 @settings(
-    max_examples=40,
+    max_examples=120,
     phases=[Phase_.explicit, Phase_.reuse, Phase_.generate, Phase_.target],
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
