@@ -23,6 +23,7 @@ from discord import app_commands
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
+from bot.engine.offers import in_turn
 from bot.render.ids import effect_ref, middle_ref
 from bot.tables import LoadedRuleset, load_bundled
 
@@ -186,6 +187,21 @@ async def options(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     if pending is None or (pending.private and pending.player != str(interaction.user.id)):
         return []
     return pick(((f"{n}) {name}", str(n)) for n, (_, name) in enumerate(pending.options, 1)), typed)
+
+
+@latest_only
+async def offered(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The lists of the rolls on offer now (a multi-roll's wait first), for /chaos decline."""
+    game = await _game_here(interaction)
+    if game is None:
+        return []
+    tables = game.ruleset.tables
+    found = [
+        (f"{tables[t].name if t in tables else t} (offered by {offer.name})", t)
+        for offer in in_turn(game.state)
+        for t in offer.tables
+    ]
+    return pick(found, typed)
 
 
 @latest_only

@@ -25,6 +25,7 @@ from bot.engine.events_effects import (
     EffectStarted,
     LifeChanged,
     ListChanged,
+    OfferDeclined,
     OfferLapsed,
     OfferMade,
     OfferTaken,
@@ -54,6 +55,8 @@ from bot.engine.events_rolls import (
     EntryRef,
     InlineDice,
     Roll,
+    RollPaused,
+    RollResumed,
     StackCountered,
     StackPushed,
 )
@@ -94,6 +97,7 @@ __all__ = [
     "ListChanged",
     "MiddleAdded",
     "MiddlePlayed",
+    "OfferDeclined",
     "OfferLapsed",
     "OfferMade",
     "OfferTaken",
@@ -103,7 +107,9 @@ __all__ = [
     "PlayerLeft",
     "PlayerOut",
     "Roll",
+    "RollPaused",
     "RollRequirementWaived",
+    "RollResumed",
     "SeedRevealed",
     "SpiteEnded",
     "SpiteStarted",
@@ -138,7 +144,10 @@ Event: TypeAlias = (
     | ListChanged
     | OfferMade
     | OfferTaken
+    | OfferDeclined
     | OfferLapsed
+    | RollPaused
+    | RollResumed
     | StackPushed
     | StackCountered
     | CardDrawn
@@ -185,4 +194,6 @@ EventOwner: TypeAlias = (
     | PlayerBack
     | OfferMade
     | OfferLapsed
+    | RollPaused
+    | RollResumed
 )

@@ -77,6 +77,14 @@ class OfferTaken(TypedDict):
     withdrawn: list[str]
 
 
+class OfferDeclined(TypedDict):
+    """`by` declined offer `id`: nothing is rolled for it."""
+
+    type: Literal["offer_declined"]
+    id: int
+    by: str
+
+
 class OfferLapsed(TypedDict):
     """An offer nobody took ends: the turn ended, or the roll that made it was countered."""
 

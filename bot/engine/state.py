@@ -51,6 +51,16 @@ class PendingOffer:
     name: str
 
 
+@dataclass(frozen=True)
+class PausedRoll:
+    """A multi-roll waiting for the offers of the rolls `waits` before its later rolls."""
+
+    item: int
+    player: PlayerId
+    waits: tuple[int, ...]
+    context: dict[str, object]
+
+
 @dataclass
 class Pending:
     """A choice the game waits for."""
@@ -118,6 +128,7 @@ class GameState:
     middle_ready: set[int] = field(default_factory=set)
     pending: Pending | None = None
     offers: dict[int, PendingOffer] = field(default_factory=dict)
+    paused: list[PausedRoll] = field(default_factory=list)  # the newest last
     winner: PlayerId | None = None
     seq: int = 0
 
@@ -145,6 +156,7 @@ class GameState:
         clone.middle_plays = dict(self.middle_plays)
         clone.middle_ready = set(self.middle_ready)
         clone.offers = dict(self.offers)
+        clone.paused = list(self.paused)
         clone.draws = dict(self.draws)
         return clone
 

@@ -81,6 +81,19 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
             if outcome.offer is not None:
                 # The offer comes back under a fresh id: the old one ended.
                 _emit(ctx, {**outcome.offer, "id": state.next_id}, mark)
+        case "roll_paused":
+            if any(paused.item == event["item"] for paused in state.paused):
+                dropped = {
+                    "type": "roll_resumed",
+                    "paused": event["item"],
+                    "dropped": True,
+                    "reason": "its roll was countered: the rolls it still had to make are dropped",
+                }
+                _emit(ctx, dropped, mark)
+        case "roll_resumed":
+            again = outcome.paused
+            if again is not None and all(p.item != again["item"] for p in state.paused):
+                _emit(ctx, dict(again), mark)
         case "player_back":
             if state.players[player].status is Status.PLAYING:
                 _emit(ctx, {"type": "player_away", "player": player, "turns": outcome.away}, mark)

@@ -129,6 +129,9 @@ def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]
         ("chaos roll EXTRA", a.RollChaos(actor="cy", referee=True, extra=True)),
         ("chaos roll nowhere", a.RollChaos(actor="cy", referee=True, table="nowhere")),
         ("chaos reveal", a.Reveal(actor="cy")),
+        ("chaos decline", a.Decline(actor="cy")),
+        ("chaos decline WackyLand", a.Decline(actor="cy", table="wacky")),
+        ("chaos decline nowhere", a.Decline(actor="cy", table="nowhere")),  # the engine says
         ("chaos counter", a.Counter(actor="cy")),
         ("chaos fork", a.Fork(actor="cy")),
         ("chaos spite", a.Spite(actor="cy")),
@@ -229,6 +232,7 @@ def test_as_keeps_the_speaker_for_game_start() -> None:
         ("turn seats", "name every player"),
         ("chaos choose", "say which option"),
         ("chaos roll a b", "one list at most"),
+        ("chaos decline a b", "one list at most (usage: chaos decline [LIST])"),
         ("as Bob chaos roll", "with a colon after the name"),
         ("as Bob:", "say what Bob does after the colon"),
         ("table show", "name a list or deck"),
