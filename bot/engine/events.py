@@ -24,6 +24,7 @@ from bot.engine.events_effects import (
     EffectEnded,
     EffectStarted,
     LifeChanged,
+    LifeUnsure,
     ListChanged,
     OfferLapsed,
     OfferMade,
@@ -91,6 +92,7 @@ __all__ = [
     "InlineDice",
     "Json",
     "LifeChanged",
+    "LifeUnsure",
     "ListChanged",
     "MiddleAdded",
     "MiddlePlayed",
@@ -149,6 +151,7 @@ Event: TypeAlias = (
     | ChoiceOffered
     | ChoiceMade
     | LifeChanged
+    | LifeUnsure
     | SpiteStarted
     | SpiteEnded
     | PlayerOut
@@ -180,6 +183,7 @@ EventOwner: TypeAlias = (
     | TokensChanged
     | ListChanged
     | LifeChanged
+    | LifeUnsure
     | TurnOrderChanged
     | PlayerAway
     | PlayerBack

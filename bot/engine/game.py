@@ -307,8 +307,9 @@ def _begin(ctx: Context, action: a.Begin) -> None:
 
 
 def _settle(ctx: Context) -> None:
-    """State-based checks after every action: a game that ended reveals its seed; a Global
-    deck game always has a Global."""
+    """State-based checks after every action: a player below 1 life loses; a game that ended
+    reveals its seed; a Global deck game always has a Global."""
+    spite.settle_losses(ctx)  # a total a result left below 1 starts the spite rule
     state = ctx.state
     if state.phase is Phase.ENDED:  # act() refuses actions once it is over: this one ended it
         ctx.emit(

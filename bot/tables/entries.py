@@ -23,7 +23,7 @@ from bot.engine.model import (
     Token,
     TurnChange,
 )
-from bot.tables.outcomekeys import life_gain, removes
+from bot.tables.outcomekeys import life_key, mentions_life, removes
 from bot.tables.problems import KeyPath, format_path
 from bot.tables.schema import (
     DOES,
@@ -225,11 +225,18 @@ def _modifiers(
     if "gains_life" in raw:
         fields["gains_life"] = ck.flag(raw["gains_life"], (*path, "gains_life"))
     if "life" in raw:
-        if raw.get("gains_life", True) is not True:
+        read = life_key(ck, raw["life"], (*path, "life"), has_x="x" in raw)
+        gain, changes = read if read is not None else (None, ())
+        if gain is not None and raw.get("gains_life", True) is not True:
             ck.add((*path, "life"), "life says how much life is gained: drop gains_life: false")
-        else:
+        elif gain is not None:
             fields["gains_life"] = True
-            fields["life"] = life_gain(ck, raw["life"], (*path, "life"), has_x="x" in raw)
+            fields["life"] = gain
+        fields["life_changes"] = changes
+    lasting = "lasts" in raw or raw.get("world") is True or raw.get("global") is True
+    if "life" not in raw and "gains_life" not in raw and not lasting:
+        # Its text speaks of life, and the table says nothing of it: shown as unsure.
+        fields["life_undeclared"] = mentions_life(str(raw.get("text") or ""))
     if "removes" in raw:
         fields["removes"] = removes(ck, raw["removes"], (*path, "removes"))
     if "next_list" in raw:
