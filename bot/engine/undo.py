@@ -4,9 +4,10 @@ Every outcome the engine tracks is recorded on the stack item that made it (see
 :class:`bot.engine.state.Outcome`): an effect, world or Global started, a Global it replaced,
 tokens granted, life changed (or a total marked unsure), a list change, an extra turn, a skip,
 a reversal, an absence. Each has an inverse here. A counter emits the inverses of an item's
-outcomes, newest first, marked ``undoes``; a counter of that counter emits the inverses of those, marked ``item`` again. So
-countering a counter restores exactly what stood before, and a token that was spent in between
-is never handed back: only what the counter actually took is given back.
+outcomes, newest first, marked ``undoes``; a counter of that counter emits the inverses of
+those, marked ``item`` again. So countering a counter restores exactly what stood before, and a
+token that was spent in between is never handed back: only what the counter actually took is
+given back.
 """
 
 from __future__ import annotations
