@@ -61,7 +61,7 @@ def life_key(
     for i, item in enumerate(items):
         at: KeyPath = (*path, i) if listed else path
         verbs = [v for v in _VERBS if isinstance(item, dict) and v in item]
-        if isinstance(item, dict) and not verbs and "gain" not in item:
+        if isinstance(item, dict) and not verbs and not any(k in item for k in LIFE_KEYS):
             ck.add(at, f"expected {_CHANGE_HINT}, got a mapping without any of them")
             continue
         if not verbs:  # a gain, in any of its forms
