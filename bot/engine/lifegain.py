@@ -53,19 +53,19 @@ class LifeGain:
     def describe(self) -> str:
         """The gain in words: "you gain 1d6 life", "each player gains 3 life"."""
         amount = (
-            "X "
+            "X life"
             if self.x
-            else "the rolled number of "
+            else "as much life as the dice in the text roll"
             if self.rolled
-            else f"{self.amount.text} "
+            else f"{self.amount.text} life"
             if self.amount
-            else ""
+            else "life"
         )
         who = "each player gains" if self.each_player else "you gain"
         per = " per opponent" if self.per_opponent else ""
         asked = " (a spite asks how much)" if self.asks else ""
         condition = f", if the answer to {self.condition!r} is yes" if self.condition else ""
-        return f"{who} {amount}life{per}{asked}{condition}"
+        return f"{who} {amount}{per}{asked}{condition}"
 
 
 def card_x(inline: Sequence[InlineDice]) -> int:
@@ -134,12 +134,15 @@ class Amount:
     def unknown(self) -> bool:
         return self.dice is None and not self.x and not self.rolled
 
-    def describe(self) -> str:
+    def describe(self, what: str = "life") -> str:
+        """The amount in words: "2 life", "X life", "an amount of life only the table knows"."""
         if self.x:
-            return "X"
+            return f"X {what}"
         if self.rolled:
-            return "the rolled number of"
-        return self.dice.text if self.dice is not None else "an unknown amount of"
+            return f"as much {what} as the dice in the text roll"
+        if self.dice is not None:
+            return f"{self.dice.text} {what}"
+        return f"an amount of {what} only the table knows"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,10 +176,10 @@ class LifeChange:
         match self.op:
             case LifeOp.LOSE | LifeOp.PAY:
                 verb = self.op.value if you else f"{self.op.value}s"
-                return f"{who} {verb} {amount} life{per}"
+                return f"{who} {verb} {amount}{per}"
             case LifeOp.SET:
                 whose = "your life total becomes" if you else f"the life total of {who} becomes"
-                return f"{whose} {amount}{per}"
+                return f"{whose} {_number(self.amount)}{per}"
             case LifeOp.SWAP:
                 picked = (
                     "an opponent picked by a die" if self.swap is Swap.RANDOM else "an opponent"
@@ -187,6 +190,15 @@ class LifeChange:
                 return f"each player takes the life total of the player {_FROM[self.rotate]}"
             case LifeOp.UNSURE:
                 return f"the life total of {who} changes in a way only the table can see"
+
+
+def _number(amount: Amount | None) -> str:
+    """The number a total is set to, in words."""
+    if amount is None or amount.unknown:
+        return "a number only the table knows"
+    if amount.rolled:
+        return "what the dice in the text roll"
+    return "X" if amount.x else amount.dice.text if amount.dice is not None else ""
 
 
 _FROM = {

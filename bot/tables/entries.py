@@ -236,7 +236,15 @@ def _modifiers(
     lasting = "lasts" in raw or raw.get("world") is True or raw.get("global") is True
     if "life" not in raw and "gains_life" not in raw and not lasting:
         # Its text speaks of life, and the table says nothing of it: shown as unsure.
-        fields["life_undeclared"] = mentions_life(str(raw.get("text") or ""))
+        if mentions_life(str(raw.get("text") or "")):
+            fields["life_undeclared"] = True
+            ck.warn(
+                (*path, "text"),
+                f"{name or 'this entry'}: its text speaks of life but it declares no life change"
+                " (life:): when it"
+                " comes up the bot shows every life total as unsure; declare what it does, like"
+                " life: {lose: 2, who: each opponent}, or life: {unsure: each player}",
+            )
     if "removes" in raw:
         fields["removes"] = removes(ck, raw["removes"], (*path, "removes"))
     if "next_list" in raw:
