@@ -156,6 +156,13 @@ def entry(
         fields["kind"] = _KINDS[does[0]]
         _does(ck, does[0], raw[does[0]], (*path, does[0]), table_id, fields, refs)
     _modifiers(ck, raw, path, fields, refs, has_card="card" in does, has_token="token" in does)
+    if fields.get("life_undeclared"):
+        ck.warn(
+            (*path, "text"),
+            f"{name or 'this entry'}: its text speaks of life but it declares no life change"
+            " (life:): when it comes up the bot shows every life total as unsure; declare what"
+            " it does, like life: {lose: 2, who: each opponent}, or life: {unsure: each player}",
+        )
     if name is None or len(ck.problems) > before:
         return None
     try:
@@ -234,17 +241,9 @@ def _modifiers(
             fields["life"] = gain
         fields["life_changes"] = changes
     lasting = "lasts" in raw or raw.get("world") is True or raw.get("global") is True
-    if "life" not in raw and "gains_life" not in raw and not lasting:
-        # Its text speaks of life, and the table says nothing of it: shown as unsure.
-        if mentions_life(str(raw.get("text") or "")):
-            fields["life_undeclared"] = True
-            ck.warn(
-                (*path, "text"),
-                f"{name or 'this entry'}: its text speaks of life but it declares no life change"
-                " (life:): when it"
-                " comes up the bot shows every life total as unsure; declare what it does, like"
-                " life: {lose: 2, who: each opponent}, or life: {unsure: each player}",
-            )
+    undeclared = "life" not in raw and "gains_life" not in raw and not lasting
+    if undeclared and mentions_life(str(raw.get("text") or "")):
+        fields["life_undeclared"] = True  # the bot shows every total as unsure
     if "removes" in raw:
         fields["removes"] = removes(ck, raw["removes"], (*path, "removes"))
     if "next_list" in raw:
