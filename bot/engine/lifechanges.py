@@ -52,9 +52,9 @@ def apply_life(ctx: Context, entry: Entry, roll: Roll, item: int | None) -> None
             gain_life(ctx, gain, owner, entry.name, x=x or 0, rolled=rolled or 0, item=item)
         elif not ctx.state.players[owner].spiting:  # a spite asks instead (survival)
             who = _seated(ctx) if gain.each_player else [owner]
-            mark_unsure(ctx, who, f"{entry.name} gives life the bot can't count", item)
+            mark_unsure(ctx, who, entry.name, item)
     if entry.life_undeclared and not entry.changes_life:
-        why = f"{entry.name} speaks of life, and its table doesn't say how it changes"
+        why = f"{entry.name}, whose table doesn't say how it changes life"
         mark_unsure(ctx, _seated(ctx), why, item)
 
 
@@ -189,7 +189,7 @@ def _change(
             _rotate(ctx, change.rotate or Rotate.LEFT, name, item)
             return
     players, sure = _targets(ctx, change.who, owner)
-    unknown = f"{name} changes life the bot can't count"
+    unknown = name
     if change.op is LifeOp.UNSURE or not sure:
         mark_unsure(ctx, players, unknown, item)
         return
@@ -222,7 +222,7 @@ def _swap(ctx: Context, swap: Swap, name: str, owner: PlayerId, item: int | None
         other = others[thrown.total - 1]
         extra = {"dice": thrown.to_dict()}
     else:  # someone picks the opponent: the bot can't tell whom
-        why = f"{name} swaps life with an opponent someone picks"
+        why = f"{name}, with an opponent someone picks"
         mark_unsure(ctx, [owner, *others], why, item)
         return
     _move(ctx, {owner: other, other: owner}, name, item, extra)
@@ -255,7 +255,7 @@ def _move(
     players = ctx.state.players
     before = {p: (players[p].life, players[p].unsure) for p in source}
     if any(life is None for life, _ in before.values()):
-        mark_unsure(ctx, list(source), f"{name} moves a life total the bot doesn't track", item)
+        mark_unsure(ctx, list(source), f"{name} moves a total the bot doesn't track", item)
         return
     for player_id, origin in source.items():
         life, _ = before[origin]
