@@ -140,7 +140,7 @@ def test_a_random_swap_rolls_a_life_die_named_in_the_log() -> None:
     assert dice["n"] == 0
     (thrown,) = {e["dice"]["expr"] for e in of_type(events, "life")}
     assert thrown == "1d2"
-    assert sorted(t[0] for t in totals(game).values()) == [5, 9, 20]
+    assert sorted(t[0] or 0 for t in totals(game).values()) == [5, 9, 20]
     assert game.state.players["ann"].life in (5, 9)
     assert_consistent(game)
 
@@ -229,7 +229,7 @@ def test_an_unsure_total_below_1_waits_for_a_player_to_set_it() -> None:
     assert totals(game)["bob"] == (0, True)
     assert game.state.players["bob"].status is Status.PLAYING
     game.act(Life(actor="ann", player="bob", mode="set", amount=0))
-    assert game.state.players["bob"].status is Status.OUT
+    assert str(game.state.players["bob"].status) == Status.OUT.value
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
