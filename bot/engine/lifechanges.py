@@ -194,6 +194,9 @@ def _change(
         mark_unsure(ctx, players, unknown, item)
         return
     assert change.amount is not None
+    if change.amount.share is not None or change.amount.table is not None:
+        _from_totals(ctx, change, players, name, item)
+        return
     n, thrown = _amount(ctx, change.amount, inline)
     if n is None:
         mark_unsure(ctx, players, unknown, item)
@@ -207,6 +210,35 @@ def _change(
             continue
         new = n if change.op is LifeOp.SET else life - max(n, 0)
         set_total(ctx, player_id, new, name, item, extra)
+
+
+def _from_totals(
+    ctx: Context, change: LifeChange, players: list[PlayerId], name: str, item: int | None
+) -> None:
+    """A change worked out from the totals themselves: a share of each player's own (lose half
+    their life), or a total read off the table (set to the lowest). It is counted on the totals
+    as they stand; a total it reads that the bot isn't sure of leaves the totals it sets unsure
+    too, and one it doesn't track leaves it unable to count."""
+    amount = change.amount
+    assert amount is not None
+    state = ctx.state
+    read = _seated(ctx) if amount.table is not None else players
+    totals = [state.players[p].life for p in read]
+    known = [t for t in totals if t is not None]
+    if len(known) < len(totals) or not known:
+        mark_unsure(ctx, players, name, item)
+        return
+    table = amount.of_table(known) if amount.table is not None else 0
+    for player_id in players:
+        life = state.players[player_id].life
+        assert life is not None
+        if change.op is LifeOp.SET:
+            new = table
+        else:
+            new = life - (amount.of_total(life) if amount.share is not None else max(table, 0))
+        set_total(ctx, player_id, new, name, item)
+    if amount.table is not None and any(state.players[p].unsure for p in read):
+        mark_unsure(ctx, players, name, item)
 
 
 def _swap(ctx: Context, swap: Swap, name: str, owner: PlayerId, item: int | None) -> None:

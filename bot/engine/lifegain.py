@@ -123,26 +123,78 @@ class Rotate(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """How much a change is: a number or dice, the card's X, the dice its text rolled, or
-    unknown (only the table can see it: the totals it touches become unsure)."""
+    """How much a change is: a number or dice, the card's X, the dice its text rolled, a share
+    of each player's own total (`share`: half, third), a total read off the table (`table`:
+    lowest, highest, average), or unknown (only the table can see it: the totals it touches
+    become unsure). A share or an average is rounded `up` or down."""
 
     dice: DiceExpr | None = None
     x: bool = False
     rolled: bool = False
+    share: Share | None = None
+    table: Table | None = None
+    up: bool = False
 
     @property
     def unknown(self) -> bool:
-        return self.dice is None and not self.x and not self.rolled
+        return (
+            self.dice is None
+            and not self.x
+            and not self.rolled
+            and self.share is None
+            and self.table is None
+        )
 
     def describe(self, what: str = "life") -> str:
         """The amount in words: "2 life", "X life", "an amount of life only the table knows"."""
+        rounded = f", rounded {'up' if self.up else 'down'}"
         if self.x:
             return f"X {what}"
         if self.rolled:
             return f"as much {what} as the dice in the text roll"
+        if self.share is not None:
+            return f"a {self.share.value} of their {what}{rounded}"
+        if self.table is not None:
+            average = rounded if self.table is Table.AVERAGE else ""
+            return f"the {self.table.value} {what} total among the players still in{average}"
         if self.dice is not None:
             return f"{self.dice.text} {what}"
         return f"an amount of {what} only the table knows"
+
+    def of_total(self, life: int) -> int:
+        """A share of `life` (a total below 1 gives none)."""
+        assert self.share is not None
+        parts = 2 if self.share is Share.HALF else 3
+        whole = max(life, 0)
+        return -(-whole // parts) if self.up else whole // parts
+
+    def of_table(self, totals: Sequence[int]) -> int:
+        """The total read off the table's `totals`."""
+        assert self.table is not None
+        assert totals
+        match self.table:
+            case Table.LOWEST:
+                return min(totals)
+            case Table.HIGHEST:
+                return max(totals)
+            case Table.AVERAGE:
+                whole, n = sum(totals), len(totals)
+                return -(-whole // n) if self.up else whole // n
+
+
+class Share(StrEnum):
+    """A share of each player's own total."""
+
+    HALF = "half"
+    THIRD = "third"
+
+
+class Table(StrEnum):
+    """A total read off the table: every player still in."""
+
+    LOWEST = "lowest"
+    HIGHEST = "highest"
+    AVERAGE = "average"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +250,8 @@ def _number(amount: Amount | None) -> str:
         return "a number only the table knows"
     if amount.rolled:
         return "what the dice in the text roll"
+    if amount.table is not None or amount.share is not None:
+        return amount.describe("life").replace(" life total", "").replace(" of their life", "")
     return "X" if amount.x else amount.dice.text if amount.dice is not None else ""
 
 

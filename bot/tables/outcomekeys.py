@@ -17,9 +17,20 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.engine.dice import DiceExpr
-from bot.engine.lifegain import Amount, LifeChange, LifeGain, LifeOp, Rotate, Swap, Who
+from bot.engine.lifegain import (
+    Amount,
+    LifeChange,
+    LifeGain,
+    LifeOp,
+    Rotate,
+    Share,
+    Swap,
+    Table,
+    Who,
+)
 from bot.tables.problems import KeyPath
 from bot.tables.schema import LIFE_KEYS, MAX_NAME, Checker, describe
 
@@ -30,12 +41,14 @@ _LIFE_HINT = (
 )
 _WORDS = ("per opponent", "each player")
 _VERBS = tuple(op.value for op in LifeOp)
-_CHANGE_KEYS = ("lose", "pay", "set", "who", "per")
+_CHANGE_KEYS = ("lose", "pay", "set", "who", "per", "round")
 _CHANGE_HINT = (
     "a life change: a gain like 3 or {gain: 5}, or one of"
     " {lose: N}, {pay: N}, {set: N}, {swap: opponent}, {rotate: left}, {unsure: each player}"
 )
 _AMOUNT_HINT = "a number, dice like 1d6, x, rolled or unknown"
+_SHARES = {share.value: share for share in Share}
+_TABLE = {table.value: table for table in Table}
 MAX_CHANGES = 6  # changes one entry may declare
 _LIFE = re.compile(r"\blife\b", re.IGNORECASE)
 
@@ -99,7 +112,17 @@ def _change(
         who = ck.choice(value, at, Who)
         return LifeChange(op, who=who) if who is not None else None
     ck.keys(raw, path, _CHANGE_KEYS, (), f"a change of life ({op.value})")
-    amount = _change_amount(ck, value, at, has_x=has_x)
+    amount = _change_amount(ck, op, value, at, has_x=has_x)
+    rounds = amount is not None and (amount.share is not None or amount.table is Table.AVERAGE)
+    if rounds and "round" not in raw:
+        ck.add(path, f"{value} needs round: up or down, as the text says")
+    elif "round" in raw and not rounds and amount is not None:
+        ck.add((*path, "round"), "only a half, a third or an average is rounded: drop round")
+    elif rounds and raw["round"] not in ("up", "down"):
+        ck.add((*path, "round"), f"expected up or down, got {describe(raw['round'])}")
+    elif rounds and raw["round"] == "up":
+        assert amount is not None
+        amount = replace(amount, up=True)
     who = ck.choice(raw["who"], (*path, "who"), Who) if "who" in raw else Who.YOU
     per = "per" in raw
     if per and raw["per"] != "opponent":
@@ -109,7 +132,21 @@ def _change(
     return LifeChange(op, amount, who, per_opponent=per)
 
 
-def _change_amount(ck: Checker, value: object, path: KeyPath, *, has_x: bool) -> Amount | None:
+def _change_amount(
+    ck: Checker, op: LifeOp, value: object, path: KeyPath, *, has_x: bool
+) -> Amount | None:
+    if isinstance(value, str) and value in _SHARES:
+        if op is LifeOp.SET:
+            ck.add(
+                path, f"a total is set to a number or to lowest, highest or average, not {value}"
+            )
+            return None
+        return Amount(share=_SHARES[value])
+    if isinstance(value, str) and value in _TABLE:
+        if op is not LifeOp.SET:
+            ck.add(path, f"{value} is a total to set to: write {{set: {value}}}")
+            return None
+        return Amount(table=_TABLE[value])
     if value == "unknown":
         return Amount()
     if value == "rolled":

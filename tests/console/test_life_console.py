@@ -19,6 +19,7 @@ RESULTS = (
     ("rotation", "wacky.yaml", "Life Rotation"),
     ("chairs", "wacky.yaml", "Musical Chairs"),
     ("pox", "chaos.yaml", "Pox"),
+    ("swords", "chaos.yaml", "Swords to Plowshares"),
     ("swap", "chaos.yaml", "Life Swap"),
 )
 
@@ -127,7 +128,7 @@ def test_seed_7_life_rotation_and_musical_chairs_move_the_totals(tmp_path: Path)
 
 def test_an_unsure_total_shows_as_20_question_until_a_player_sets_it(tmp_path: Path) -> None:
     stdin = lines(
-        "chaos roll pox",
+        "chaos roll swords",
         "game status",
         "life lose Bob 30",  # an unsure total below 1 starts no spite: the bot can't know
         "life set Bob 14",
@@ -142,7 +143,7 @@ def test_an_unsure_total_shows_as_20_question_until_a_player_sets_it(tmp_path: P
     assert "   Bob  20? life" in unsure
     assert "   Cy   20? life" in unsure
     assert any(line.startswith("A ? after a total:") for line in unsure)
-    assert "Ann's life is unsure now (Pox): `life set Ann N` once you know it." in out
+    assert "Ann's life is unsure now (Swords to Plowshares): `life set Ann N` once you know it." in out
     lost = block(out, "life lose Bob 30")
     assert lost == ["Bob: -10 life (-30, lose by Ann)."]
     assert "Bob's life is sure again (set by Ann)." in block(out, "life set Bob 14")
@@ -155,8 +156,9 @@ def test_a_game_with_life_changes_verifies(tmp_path: Path) -> None:
     own = folder(tmp_path)
     stdin = lines(
         "chaos roll tithe",
-        "chaos roll swap",
         "chaos roll pox",
+        "chaos roll swap",
+        "chaos roll swords",
         "life set Ann 19",
         "chaos roll",
         "turn next",
@@ -168,6 +170,7 @@ def test_a_game_with_life_changes_verifies(tmp_path: Path) -> None:
         tmp_path, "--tables", str(own), "--players", "Ann,Bob,Cy", "--seed", "5", stdin=stdin
     )
     assert "Ann's life is sure again (set by Ann)." in out
+    assert "   Ann: 16 life (-8, Pox)." in out  # a third of 24, rounded up
     events = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text().splitlines()]
     assert {e["type"] for e in events} >= {"life", "life_unsure"}
     verified = run(tmp_path, "verify", "game.jsonl", "--tables", str(own))

@@ -21,17 +21,17 @@ from tests.store.helpers import aio
 from tests.web.browser import chromium, free_port, shows
 
 
-def pox_game(tmp_path: Path) -> Game:
+def swords_game(tmp_path: Path) -> Game:
     ruleset = load_ruleset(folder(tmp_path)).ruleset
     game = Game.start(ruleset, seed=7, host="ann", name="Ann")
     game.act(a.Join(actor="bob", player_name="Bob"))
     game.act(a.Begin(actor="ann"))
-    game.act(a.RollChaos(actor="ann", table="pox", referee=True))
+    game.act(a.RollChaos(actor="ann", table="swords", referee=True))
     return game
 
 
 def test_the_view_and_the_board_say_which_totals_are_unsure(tmp_path: Path) -> None:
-    game = pox_game(tmp_path)
+    game = swords_game(tmp_path)
     seats = build_view(game, game_id=1, version=game.seq, layout="full")["seats"]
     assert [(s["name"], s["life"], s["unsure"]) for s in seats] == [
         ("Ann", 20, True),
@@ -68,7 +68,7 @@ async def test_the_page_in_chromium_shows_20_question_until_life_set(tmp_path: P
                 await page.goto(url)
                 await page.wait_for_selector("body[data-version]", state="attached")
                 version = int(await page.get_attribute("body", "data-version") or 0)
-                process.stdin.write("chaos roll pox\n")
+                process.stdin.write("chaos roll swords\n")
                 process.stdin.flush()
                 await shows(page, version + 1)
                 lives = await page.locator("#seats .seat .life").all_inner_texts()

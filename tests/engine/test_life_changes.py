@@ -25,7 +25,17 @@ from bot.engine import (
     parse_expr,
 )
 from bot.engine.actions import Life, Reverse, Undo
-from bot.engine.lifegain import Amount, LifeChange, LifeGain, LifeOp, Rotate, Swap, Who
+from bot.engine.lifegain import (
+    Amount,
+    LifeChange,
+    LifeGain,
+    LifeOp,
+    Rotate,
+    Share,
+    Swap,
+    Table,
+    Who,
+)
 from bot.engine.spite import below_one
 from bot.engine.state import Status
 from tests.engine.tiny import assert_consistent, entry, fixed, new_game, of_type, ruleset
@@ -53,7 +63,7 @@ CHANGES: dict[str, dict[str, Any]] = {
     "left": {"life_changes": (LifeChange(LifeOp.ROTATE, rotate=Rotate.LEFT),)},
     "right": {"life_changes": (LifeChange(LifeOp.ROTATE, rotate=Rotate.RIGHT),)},
     "next": {"life_changes": (LifeChange(LifeOp.ROTATE, rotate=Rotate.NEXT),)},
-    "pox": {"life_changes": (LifeChange(LifeOp.UNSURE, who=Who.EACH),)},
+    "unsure": {"life_changes": (LifeChange(LifeOp.UNSURE, who=Who.EACH),)},
     "feast": {"life_changes": (lose("4", Who.OPPONENT),)},  # "target opponent loses 4"
     "reanimate": {"life_changes": (LifeChange(LifeOp.LOSE, Amount(), Who.YOU),)},
     "taxday": {
@@ -62,6 +72,14 @@ CHANGES: dict[str, dict[str, Any]] = {
     },
     "undeclared": {"text": "You lose some life.", "life_undeclared": True},
     "heal": {"gains_life": True, "life": LifeGain(parse_expr("3"))},
+    "pox": {
+        "life_changes": (LifeChange(LifeOp.LOSE, Amount(share=Share.THIRD, up=True), Who.EACH),)
+    },
+    "rain": {"life_changes": (LifeChange(LifeOp.LOSE, Amount(share=Share.HALF), Who.EACH),)},
+    "repay": {"life_changes": (LifeChange(LifeOp.SET, Amount(table=Table.LOWEST), Who.EACH),)},
+    "wealth": {
+        "life_changes": (LifeChange(LifeOp.SET, Amount(table=Table.AVERAGE, up=True), Who.EACH),)
+    },
     "congregate": {"gains_life": True, "life": LifeGain()},  # "ask": only the table knows
 }
 
@@ -174,6 +192,27 @@ def test_what_only_the_table_can_count_is_unsure_until_a_player_sets_it() -> Non
     assert_consistent(game)
 
 
+def test_shares_and_totals_read_off_the_table_are_counted_from_the_totals() -> None:
+    game = new_game(rules(), players=PLAYERS)
+    game.act(Life(actor="ann", player="bob", mode="set", amount=7))
+    game.act(Life(actor="ann", player="cy", mode="set", amount=0 + 2))
+    roll(game, "pox")  # a third, rounded up: 20 -> 13, 7 -> 4, 2 -> 1
+    assert {p: t[0] for p, t in totals(game).items()} == {"ann": 13, "bob": 4, "cy": 1}
+    roll(game, "rain")  # a half, rounded down: 13 -> 7, 4 -> 2, 1 -> 1
+    assert {p: t[0] for p, t in totals(game).items()} == {"ann": 7, "bob": 2, "cy": 1}
+    roll(game, "wealth")  # (7 + 2 + 1) / 3 = 3.33, rounded up
+    assert {p: t[0] for p, t in totals(game).items()} == dict.fromkeys(PLAYERS, 4)
+    game.act(Life(actor="ann", player="cy", mode="set", amount=9))
+    roll(game, "repay")
+    assert {p: t[0] for p, t in totals(game).items()} == dict.fromkeys(PLAYERS, 4)
+    roll(game, "feast")  # makes Bob's and Cy's totals unsure
+    roll(game, "rain")  # counted on the totals as they stand; unsure ones stay unsure
+    assert totals(game) == {"ann": (2, False), "bob": (2, True), "cy": (2, True)}
+    roll(game, "wealth")  # reads totals the bot isn't sure of: every total it sets is unsure
+    assert totals(game) == dict.fromkeys(PLAYERS, (2, True))
+    assert_consistent(game)
+
+
 def test_an_entry_that_speaks_of_life_and_declares_nothing_makes_every_total_unsure() -> None:
     game = new_game(rules(), players=PLAYERS)
     roll(game, "undeclared")
@@ -185,13 +224,13 @@ def test_an_entry_that_speaks_of_life_and_declares_nothing_makes_every_total_uns
 
 def test_untracked_life_stays_untracked() -> None:
     game = new_game(rules(life=None), players=PLAYERS)
-    for table in ("tithe", "swap", "left", "pox", "undeclared"):
+    for table in ("tithe", "swap", "left", "unsure", "undeclared", "pox", "wealth"):
         roll(game, table)
     assert totals(game) == dict.fromkeys(PLAYERS, (None, False))
 
 
 def test_a_counter_takes_back_the_totals_and_whether_the_bot_is_sure() -> None:
-    for table in ("tithe", "swap", "left", "pox", "smallpox", "undeclared"):
+    for table in ("tithe", "swap", "left", "unsure", "smallpox", "undeclared", "pox", "repay"):
         game = new_game(rules(), players=PLAYERS)
         roll(game, "grant")
         game.act(Life(actor="ann", player="bob", mode="set", amount=13))
@@ -224,7 +263,7 @@ def test_a_total_a_result_drops_below_1_starts_the_spite_rule_as_life_lose_does(
 def test_an_unsure_total_below_1_waits_for_a_player_to_set_it() -> None:
     game = new_game(rules(), players=PLAYERS)
     game.act(Life(actor="ann", player="bob", mode="set", amount=1))
-    roll(game, "pox")
+    roll(game, "unsure")
     roll(game, "smallpox")
     assert totals(game)["bob"] == (0, True)
     assert game.state.players["bob"].status is Status.PLAYING

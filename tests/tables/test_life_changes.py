@@ -32,6 +32,20 @@ from tests.tables.test_outcome_keys import load_entry
         ("life: {lose: 4, who: opponent}", "an opponent loses 4 life"),
         ("life: {lose: 1, who: player, per: opponent}", "a player loses 1 life per opponent"),
         ("life: {set: 20, who: each player}", "the life total of each player becomes 20"),
+        (
+            "life: {lose: third, round: up, who: each player}",
+            "each player loses a third of their life, rounded up",
+        ),
+        ("life: {lose: half, round: down}", "you lose a half of their life, rounded down"),
+        (
+            "life: {set: lowest, who: each player}",
+            "the life total of each player becomes the lowest among the players still in",
+        ),
+        (
+            "life: {set: average, round: up, who: each player}",
+            "the life total of each player becomes the average among the players still in,"
+            " rounded up",
+        ),
         ("life: {set: rolled}", "your life total becomes what the dice in the text roll"),
         ("life: {swap: opponent}", "you swap life totals with an opponent"),
         ("life: {swap: random}", "you swap life totals with an opponent picked by a die"),
@@ -92,6 +106,11 @@ def test_a_list_holds_changes_and_one_gain_applied_last(tmp_path: Path) -> None:
         ("life: [3, 4]", "entries[0].life[1]", "an entry gains life once"),
         ("life: []", "entries[0].life", "list 1 to 6 life changes, not 0"),
         ("life: [{drain: 2}]", "entries[0].life[0]", "expected a life change"),
+        ("life: {lose: half}", "entries[0].life", "half needs round: up or down"),
+        ("life: {lose: 2, round: up}", "entries[0].life.round", "only a half, a third or an"),
+        ("life: {lose: half, round: sideways}", "entries[0].life.round", "expected up or down"),
+        ("life: {set: half, round: up}", "entries[0].life.set", "a total is set to a number or"),
+        ("life: {lose: lowest}", "entries[0].life.lose", "lowest is a total to set to"),
     ],
 )
 def test_mistakes_name_file_line_and_key(tmp_path: Path, line: str, path: str, words: str) -> None:
