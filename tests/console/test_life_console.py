@@ -143,7 +143,9 @@ def test_an_unsure_total_shows_as_20_question_until_a_player_sets_it(tmp_path: P
     assert "   Bob  20? life" in unsure
     assert "   Cy   20? life" in unsure
     assert any(line.startswith("A ? after a total:") for line in unsure)
-    assert "Ann's life is unsure now (Swords to Plowshares): `life set Ann N` once you know it." in out
+    assert (
+        "Ann's life is unsure now (Swords to Plowshares): `life set Ann N` once you know it." in out
+    )
     lost = block(out, "life lose Bob 30")
     assert lost == ["Bob: -10 life (-30, lose by Ann)."]
     assert "Bob's life is sure again (set by Ann)." in block(out, "life set Bob 14")
