@@ -64,6 +64,11 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
                         "reason": "healed to 0 before the spite roll",
                     }
                 )
+            if player.unsure:  # set to 0 by the rules: the bot knows it now
+                why = "set to 0 for the spite roll"
+                ctx.emit(
+                    {"type": "life_unsure", "player": player_id, "unsure": False, "reason": why}
+                )
             ctx.emit({"type": "spite_started", "player": player_id, "policy": ruleset.spite.value})
             assert ruleset.spite_table is not None
             resolution = resolver_for(ctx, player_id, "spite").spite(ruleset.spite_table)
@@ -127,18 +132,19 @@ def life(ctx: Context, action: act.Life) -> None:
     )
     if action.mode == "set" and player.unsure:  # a player said what the total is
         ctx.emit({"type": "life_unsure", "player": player.id, "unsure": False, "reason": why})
-    if below_one(player):
+    if below_one(player, said=True):
         lose(ctx, player.id, "life")
 
 
-def below_one(player: Player) -> bool:
-    """Whether a player's total starts the ruleset's spite rule: tracked, below 1, and one the bot
-    is sure of (an unsure total waits for a player to set it), of a player still in who isn't
-    spiting already."""
+def below_one(player: Player, *, said: bool = False) -> bool:
+    """Whether a player's total starts the ruleset's spite rule: tracked, below 1, of a player
+    still in who isn't spiting already, and either one the bot is sure of or one a player `said`
+    (`life lose`, `life set`). A result's change to an unsure total waits for a player: the bot
+    can't know it is below 1."""
     return (
         player.life is not None
         and player.life < 1
-        and not player.unsure
+        and (said or not player.unsure)
         and not player.spiting
         and player.status is not Status.OUT
     )

@@ -130,7 +130,7 @@ def test_an_unsure_total_shows_as_20_question_until_a_player_sets_it(tmp_path: P
     stdin = lines(
         "chaos roll swords",
         "game status",
-        "life lose Bob 30",  # an unsure total below 1 starts no spite: the bot can't know
+        "life lose Bob 3",  # counted on the unsure total, which stays unsure
         "life set Bob 14",
         "game status",
     )
@@ -146,9 +146,12 @@ def test_an_unsure_total_shows_as_20_question_until_a_player_sets_it(tmp_path: P
     assert (
         "Ann's life is unsure now (Swords to Plowshares): `life set Ann N` once you know it." in out
     )
-    lost = block(out, "life lose Bob 30")
-    assert lost == ["Bob: -10 life (-30, lose by Ann)."]
-    assert "Bob's life is sure again (set by Ann)." in block(out, "life set Bob 14")
+    lost = block(out, "life lose Bob 3")
+    assert lost == ["Bob: 17 life (-3, lose by Ann)."]
+    assert block(out, "life set Bob 14") == [
+        "Bob: 14 life (-3, set by Ann).",
+        "Bob's life is sure again (set by Ann).",
+    ]
     after = out.split("> game status")[-1].splitlines()  # the last board
     assert "   Bob   14 life" in after
     assert "   Cy   20? life" in after

@@ -269,6 +269,13 @@ def test_an_unsure_total_below_1_waits_for_a_player_to_set_it() -> None:
     assert game.state.players["bob"].status is Status.PLAYING
     game.act(Life(actor="ann", player="bob", mode="set", amount=0))
     assert str(game.state.players["bob"].status) == Status.OUT.value
+    # A player's own word on an unsure total counts: `life lose` below 1 starts the spite rule,
+    # which sets the total to 0 and so knows it.
+    spite = rules(spite=SpitePolicy.LIFE_GAIN_ROLL, spite_table="heal")
+    game = new_game(spite, players=PLAYERS)
+    roll(game, "unsure")
+    game.act(Life(actor="ann", player="cy", mode="lose", amount=25))
+    assert totals(game)["cy"] == (3, False)  # 0, then the spite roll's 3
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
