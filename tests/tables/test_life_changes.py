@@ -14,7 +14,9 @@ import pytest
 from bot.engine.lifegain import LifeOp, Rotate, Swap, Who
 from bot.engine.model import Entry
 from bot.tables import TableProblems, find_ruleset
+from bot.tables.files import load_text
 from bot.tables.outcomekeys import mentions_life
+from bot.tables.uploads import summarise
 from tests.tables.test_outcome_keys import load_entry
 
 
@@ -162,6 +164,22 @@ def test_tables_check_warns_of_life_text_nobody_declared(tmp_path: Path) -> None
         cwd=Path(__file__).parents[2],
     )
     assert "warning:" not in bundled.stdout
+
+
+def test_an_upload_with_life_text_nobody_declared_says_so() -> None:
+    text = (
+        "schema: 1\nkind: table\nid: t\nname: T\nrevision: '1'\ndice: d2\nentries:\n"
+        "  - at: 1\n    name: Blood Pact\n    text: You lose 3 life.\n"
+        "  - at: 2\n    name: Drain\n    text: Each opponent loses 1 life.\n"
+    )
+    what = summarise(load_text(text, "t.yaml")).what
+    assert what.startswith("a list of 2 entries (d2); 2 entries speak of life but declare no")
+    declared = text.replace("1 life.\n", "1 life.\n    life: {lose: 1, who: each opponent}\n")
+    assert summarise(load_text(declared, "t.yaml")).what == (
+        "a list of 2 entries (d2); 1 entry speaks of life but declares no change, so the bot"
+        " shows every total as unsure when one comes up: give each a `life:` key (see the table"
+        " format)"
+    )
 
 
 # Bundled results whose text speaks of life but that change no total when they come up, each
