@@ -310,7 +310,16 @@ def _chosen(e: ev.ChoiceMade, names: Names) -> str:
 
 def _life(e: ev.LifeChanged, names: Names) -> str:
     change = f"{e['delta']:+d}" if e["delta"] else "±0"
-    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']})."
+    thrown = e.get("dice")
+    dice = f"; {thrown['expr']} {thrown['faces']}" if thrown is not None else ""
+    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']}{dice})."
+
+
+def _life_unsure(e: ev.LifeUnsure, names: Names) -> str:
+    who = names.player(e["player"])
+    if e["unsure"]:
+        return f"{who}'s life is unsure now ({e['reason']}): `life set {who} N` once you know it."
+    return f"{who}'s life is sure again ({e['reason']})."
 
 
 def _spite_started(e: ev.SpiteStarted, names: Names) -> str:
@@ -402,6 +411,7 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "choice_offered": _offered,
     "choice_made": _chosen,
     "life": _life,
+    "life_unsure": _life_unsure,
     "spite_started": _spite_started,
     "spite_ended": _spite_ended,
     "player_out": lambda e, names: f"{names.player(e['player'])} is out: {e['reason']}.",
