@@ -20,6 +20,7 @@ from bot.arguments import whole
 from bot.config import Settings
 from bot.console import add_play_parser, run_play
 from bot.engine.errors import ChaosError
+from bot.errors import ConfigError
 from bot.store.cli import add_db_parser
 from bot.tables.cli import add_tables_parser
 from bot.verify.cli import add_verify_parser
@@ -50,7 +51,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sync.add_argument("--guild", type=whole(1), metavar="ID", help="only this server, at once")
     sync.set_defaults(func=run_sync)
+    invite = commands.add_parser(
+        "invite",
+        help="print the link that adds the bot to a server",
+        description="Print the invite link: the application's id (read from DISCORD_TOKEN, or"
+        " given with --client-id), the scopes bot and applications.commands, and the"
+        " permissions the bot uses. Open it, pick the server and authorise.",
+    )
+    invite.add_argument(
+        "--client-id",
+        type=whole(1),
+        metavar="ID",
+        help="the application's id (developer portal, General Information), instead of the token's",
+    )
+    invite.set_defaults(func=run_invite)
     return parser
+
+
+def run_invite(args: argparse.Namespace) -> int:
+    from bot.client.invite import client_id_from_token, invite_url, permission_names
+
+    client_id: int | None = args.client_id
+    if client_id is None:
+        token = Settings.from_env().token
+        if token is None:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: put it in .env (see .env.example), or give the"
+                " application's id with --client-id"
+            )
+        client_id = client_id_from_token(token)
+    print(
+        "Open this link, pick your server and press Authorize (the bot asks for: "
+        + ", ".join(permission_names())
+        + "):"
+    )
+    print(invite_url(client_id))
+    return EXIT_OK
 
 
 def run_sync(args: argparse.Namespace) -> int:

@@ -17,8 +17,8 @@ from bot.errors import NoTableError
 from bot.guilds import check_settings
 from bot.locks import KeyedLocks
 from bot.store import BoardRecord, GuildSettings, Store, StoredTable
-from bot.tables import LoadedFile, LoadedRuleset
-from bot.tables.uploads import CheckedUpload, check_upload, summarise
+from bot.tables import LoadedRuleset
+from bot.tables.uploads import CheckedUpload, check_any_upload
 
 CACHE_LIMIT = 10_000  # guilds and boards remembered; past this, the cache starts over
 
@@ -94,9 +94,9 @@ class GuildService:
         """Check a table or deck file as an upload is checked, storing nothing: what it holds,
         or the tables' TableProblems (every problem, with file, line and key). The Discord bot
         runs the same check in a worker process (bot.workers); the console runs it here."""
-        return summarise(check_upload(name, data, self._every_ruleset().values()))
+        return check_any_upload(name, data, self._every_ruleset().values())
 
-    async def import_table(self, guild: str, name: str, data: bytes) -> tuple[LoadedFile, int]:
+    async def import_table(self, guild: str, name: str, data: bytes) -> tuple[CheckedUpload, int]:
         """Check an uploaded table or deck and store it as the guild's newest revision of it.
 
         Returns what it holds and its revision number. Raises the tables' TableProblems (every
@@ -105,25 +105,29 @@ class GuildService:
         # Reading a file as large as the limits allow takes about half a second: on a thread,
         # so that every other server's commands don't wait for it.
         rulesets = list(self._every_ruleset().values())
-        file = await asyncio.to_thread(check_upload, name, data, rulesets)
-        return file, await self.store_upload(guild, summarise(file), data)
+        checked = await asyncio.to_thread(check_any_upload, name, data, rulesets)
+        return checked, await self.store_upload(guild, checked, data)
 
     async def store_upload(self, guild: str, checked: CheckedUpload, data: bytes) -> int:
         """Store an upload that was checked (by :func:`~bot.tables.uploads.check_upload`, in a
         worker process, say) as the guild's newest revision of its table; returns the revision.
         """
-        text = data.decode("utf-8-sig")
+        text = checked.converted if checked.converted is not None else data.decode("utf-8-sig")
         return await self.store.put_table(guild, checked.id, text, now=self._clock())
 
     async def guild_tables(self, guild: str) -> list[StoredTable]:
         """The newest revision of each table the guild uploaded, by id."""
         return await self.store.list_tables(guild)
 
+    async def guild_table_revisions(self, guild: str) -> list[tuple[str, int]]:
+        """The id and newest revision of each table the guild uploaded, by id (no texts)."""
+        return await self.store.table_revisions(guild)
+
     async def guild_table(self, guild: str, table_id: str) -> StoredTable:
         """The newest revision of one of the guild's tables; NoTableError if there's none."""
         table = await self.store.get_table(guild, table_id)
         if table is None:
-            known = ", ".join(t.table_id for t in await self.store.list_tables(guild))
+            known = ", ".join(t for t, _ in await self.store.table_revisions(guild))
             raise NoTableError(
                 f"This server has no table {table_id!r}"
                 + (f" (its tables: {known})." if known else "; `/table import` uploads one.")

@@ -182,7 +182,7 @@ async def _send(worker: _Worker, job: bytes) -> bytes:
 def _result(name: str, answer: dict[str, Any]) -> CheckedUpload:
     if "ok" in answer:
         ok = answer["ok"]
-        return CheckedUpload(ok["id"], FileKind(ok["kind"]), ok["title"], ok["what"])
+        return CheckedUpload(**{**ok, "kind": FileKind(ok["kind"])})
     if "problems" in answer:
         problems = [TableFileError(*p) for p in answer["problems"]]
         raise UploadProblems(problems, answer["total"])
@@ -198,10 +198,10 @@ def _result(name: str, answer: dict[str, Any]) -> CheckedUpload:
 
 
 def _check(name: str, data: bytes, rulesets: list[Any]) -> dict[str, Any]:
-    from bot.tables.uploads import check_upload, summarise
+    from bot.tables.uploads import check_any_upload
 
     try:
-        checked = summarise(check_upload(name, data, rulesets))
+        checked = check_any_upload(name, data, rulesets)
     except TableProblems as error:
         problems = [[p.file, p.line, p.path, p.message] for p in error.problems[:MAX_PROBLEMS]]
         return {"problems": problems, "total": len(error.problems)}

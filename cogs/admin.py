@@ -1,4 +1,9 @@
-"""/ping (is the bot there?) and /sync (the bot's owner publishes the commands)."""
+"""/ping (is the bot there?) and /sync (the bot's owner publishes the commands).
+
+/sync is published only to the owner's development server (``CHAOS_DEV_GUILD_ID``), never with
+the other commands: every server's admins would see it, and only the owner may use it. Without a
+development server, the owner publishes from the shell: ``chaos-referee sync``.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ Interaction = discord.Interaction[ChaosBot]
 
 
 class AdminCog(commands.Cog):
-    """Checking the bot, and publishing its commands."""
+    """Checking the bot."""
 
     def __init__(self, bot: ChaosBot) -> None:
         self.bot = bot
@@ -24,6 +29,13 @@ class AdminCog(commands.Cog):
     @app_commands.command(name="ping", description="Is the referee there? Answers at once")
     async def ping(self, interaction: Interaction) -> None:
         await interaction.response.send_message("pong", ephemeral=True)
+
+
+class SyncCog(commands.Cog):
+    """Publishing the commands, from the owner's development server."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
 
     @app_commands.command(name="sync", description="Publish the bot's commands (the bot's owner)")
     @app_commands.describe(where="This server only (at once), or every server (up to an hour)")
@@ -44,3 +56,5 @@ class AdminCog(commands.Cog):
 
 async def setup(bot: ChaosBot) -> None:
     await bot.add_cog(AdminCog(bot))
+    if bot.settings.dev_guild is not None:  # a command of that server's alone
+        await bot.add_cog(SyncCog(bot), guild=discord.Object(bot.settings.dev_guild))

@@ -45,6 +45,20 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
         await self.bot.play.act(interaction, build)
 
     @app_commands.command(
+        name="decline", description="Pass up a roll a result offered: nothing is rolled for it"
+    )
+    @app_commands.describe(list="The offered list (left out: the only roll on offer)")
+    @app_commands.autocomplete(list=choices.offered)
+    async def decline(
+        self, interaction: Interaction, list: app_commands.Range[str, 1, 60] | None = None
+    ) -> None:
+        def build(who: Caller, view: GameView) -> a.Action:
+            table = None if list is None else view.table(list)
+            return a.Decline(actor=who.id, referee=who.referee, table=table)
+
+        await self.bot.play.act(interaction, build)
+
+    @app_commands.command(
         name="reveal", description="Turn the face-down chaos card up once everyone has passed"
     )
     async def reveal(self, interaction: Interaction) -> None:

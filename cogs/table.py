@@ -18,11 +18,13 @@ from bot.client.wording import plain
 from bot.commands.tables import find_table, lookup, table_list, table_lookup, table_show
 from bot.engine.errors import ChaosError
 from bot.tables import TableProblems
-from bot.tables.uploads import MAX_UPLOAD, CheckedUpload
+from bot.tables.uploads import MAX_IMPORT, MAX_UPLOAD, CheckedUpload
 
 Interaction = discord.Interaction[ChaosBot]
 TableName = app_commands.Range[str, 1, 60]
 LONG_TEXT = 3500  # characters; longer answers come with the whole text as a file too
+YAML = (".yaml", ".yml")
+OTHER = (".txt", ".csv", ".json")  # lists read into one of ours (bot.tables.plain)
 
 
 class UploadError(ChaosError):
@@ -33,21 +35,36 @@ def _summary(checked: CheckedUpload) -> str:
     return f"**{plain(checked.title)}** (`{checked.id}`): {checked.what}"
 
 
+def _preview(checked: CheckedUpload) -> str:
+    """For a list read from another format: what was read and guessed (bot.tables.plain)."""
+    if checked.preview is None:
+        return ""
+    return "\n```\n" + checked.preview.replace("`", "'") + "\n```"
+
+
+def _most(filename: str) -> int:
+    """How large an upload of this name may be: one of our files, or another format's."""
+    return MAX_UPLOAD if filename.lower().endswith(YAML) else MAX_IMPORT
+
+
 def _check_attachment(file: discord.Attachment) -> None:
-    """Refuse an upload that is too big or not YAML by what Discord says of it, unread."""
-    if not file.filename.lower().endswith((".yaml", ".yml")):
-        raise UploadError(f"{file.filename} isn't a table file: upload a .yaml file.")
-    if file.size > MAX_UPLOAD:
+    """Refuse an upload that is too big or of no format a list comes in, unread."""
+    if not file.filename.lower().endswith((*YAML, *OTHER)):
+        raise UploadError(
+            f"{file.filename} isn't a table file: upload a .yaml file, or a list as numbered"
+            " text (.txt), a spreadsheet (.csv) or zorgle's export (.json)."
+        )
+    if file.size > _most(file.filename):
         raise UploadError(
             f"{file.filename} is {file.size // 1024} KB; a table file may be"
-            f" {MAX_UPLOAD // 1024} KB at most."
+            f" {_most(file.filename) // 1024} KB at most."
         )
 
 
 async def _download(file: discord.Attachment) -> bytes:
     data = await file.read()
-    if len(data) > MAX_UPLOAD:  # the size Discord announced was wrong: check what came
-        raise UploadError(f"{file.filename} is larger than {MAX_UPLOAD // 1024} KB.")
+    if len(data) > _most(file.filename):  # the size Discord announced was wrong
+        raise UploadError(f"{file.filename} is larger than {_most(file.filename) // 1024} KB.")
     return data
 
 
@@ -128,7 +145,7 @@ class TableCog(commands.GroupCog, group_name="table"):
     @app_commands.command(
         name="import", description="Upload a table or deck file for this server (Manage Server)"
     )
-    @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
+    @app_commands.describe(file="A .yaml table or deck, or a list as .txt, .csv or zorgle's .json")
     async def import_(self, interaction: Interaction, file: discord.Attachment) -> None:
         who, _ = await self.bot.play.caller(interaction)
         require_manager(who, "Uploading a table")
@@ -139,21 +156,23 @@ class TableCog(commands.GroupCog, group_name="table"):
         revision = await self.bot.service.store_upload(guild_key(interaction), checked, data)
         text = (
             f"{_summary(checked)}, stored as revision {revision}. Play with it:"
-            f" /game start tables:{checked.id}"
+            f" /game start tables:{checked.id}" + _preview(checked)
         )
         await reply(interaction, embeds=text_embeds("Table stored", text), ephemeral=True)
 
     @app_commands.command(
         name="validate", description="Check a table or deck file without storing it"
     )
-    @app_commands.describe(file="A .yaml table or deck file (256 KB at most)")
+    @app_commands.describe(file="A .yaml table or deck, or a list as .txt, .csv or zorgle's .json")
     async def validate(self, interaction: Interaction, file: discord.Attachment) -> None:
         found = await self._checked(interaction, file)
         if found is None:
             return
         await reply(
             interaction,
-            embeds=text_embeds("No problems", f"{_summary(found[0])}. Nothing was stored."),
+            embeds=text_embeds(
+                "No problems", f"{_summary(found[0])}. Nothing was stored." + _preview(found[0])
+            ),
             ephemeral=True,
         )
 

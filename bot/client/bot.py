@@ -3,8 +3,10 @@
 Nothing here knows the rules. ``setup_hook`` loads one extension per command group (``cogs``),
 registers the buttons that must answer after a restart, and syncs the commands to the
 development server when one is set; a global sync happens only when the owner asks for it
-(``/sync``, or ``chaos-referee sync``). The bot asks for the ``guilds`` intent only: it works
-through slash commands and buttons, which need no privileged intent, not even message content.
+(``chaos-referee sync``, or ``/sync`` in the development server, the only server it is
+published to). Every command is a server's: none is offered in DMs, where there is no game. The
+bot asks for the ``guilds`` intent only: it works through slash commands and buttons, which need
+no privileged intent, not even message content.
 
 It is sharded even when alone: with no shard settings it runs as many shards as Discord
 recommends, and several processes can split the shards between them (``CHAOS_SHARDS``). Then
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from functools import partial
 from typing import Any
 
 import aiohttp
@@ -29,7 +32,7 @@ from bot import memory
 from bot.client import ratelimits
 from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import report
-from bot.client.health import report_health
+from bot.client.health import healthz, report_health
 from bot.client.identify import IdentifyGate, LocalGate
 from bot.client.keeper import BoardKeeper
 from bot.client.keystrokes import Keystrokes
@@ -96,14 +99,36 @@ def quiet_voice() -> None:
     discord.VoiceClient.warn_dave = False
 
 
+# Every component the bot answers presses of, whichever process drew it; each takes the member's
+# turns (bot.client.presses).
+COMPONENTS = (GameButton, PickMenu, RulesMenu)
+# Where the commands may be used: in servers only. A game lives in a server's channel; the
+# settings, tables and referees are a server's. Published as each command's `contexts`.
+IN_SERVERS = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+
+
 class ChaosTree(app_commands.CommandTree["ChaosBot"]):
     """The command tree, with the one error handler every slash command goes through. A
     member's slash commands take turns (:mod:`bot.client.oneatatime`); their autocompletes are
-    bounded by :mod:`bot.client.keystrokes` instead."""
+    bounded by :mod:`bot.client.keystrokes` instead.
+
+    Every command is published for servers only (:data:`IN_SERVERS`, and the older
+    ``dm_permission: false`` that discord.py derives from ``guild_only``)."""
 
     def __init__(self, client: ChaosBot, **options: Any) -> None:
-        super().__init__(client, **options)
+        super().__init__(client, allowed_contexts=IN_SERVERS, **options)
         self.turns = OneAtATime()
+
+    def add_command(
+        self,
+        command: app_commands.Command[Any, ..., Any]
+        | app_commands.ContextMenu
+        | app_commands.Group,
+        /,
+        **options: Any,
+    ) -> None:
+        command.guild_only = True
+        super().add_command(command, **options)
 
     async def _call(self, interaction: discord.Interaction[ChaosBot]) -> None:
         # discord.py's one entry for every interaction the tree answers (a private method:
@@ -211,7 +236,7 @@ class ChaosBot(commands.AutoShardedBot):
         await asyncio.to_thread(load_bundled)
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
-        self.add_dynamic_items(GameButton, PickMenu, RulesMenu)
+        self.add_dynamic_items(*COMPONENTS)
         if self.settings.dev_guild is not None:
             if self.settings.runs_shard_zero:
                 await self.sync_commands(self.settings.dev_guild)
@@ -228,7 +253,13 @@ class ChaosBot(commands.AutoShardedBot):
         """The live game pages (CHAOS_WEB_PORT), on the bot's own loop."""
         settings = self.settings
         assert settings.web_port is not None
-        pages = PageServer(self.service, self.links, host=settings.web_host, port=settings.web_port)
+        pages = PageServer(
+            self.service,
+            self.links,
+            host=settings.web_host,
+            port=settings.web_port,
+            health=partial(healthz, self),
+        )
         try:
             await pages.start()
         except OSError as error:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.client.presses import TakesTurns
 from bot.commands.grammar import read_int
 from bot.commands.steps import Step, StepKind, next_steps
 from bot.engine.game import Game
@@ -46,6 +47,7 @@ _KINDS = "|".join(StepKind)
 
 
 class GameButton(
+    TakesTurns,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"{PREFIX}:(?P<kind>{_KINDS}):(?P<game>[0-9]{{1,18}}):(?P<version>[0-9]{{1,9}})"
     r"(?::(?P<option>[0-9]{1,3}))?",
@@ -76,12 +78,13 @@ class GameButton(
         step = Step(kind, label or kind.value, int(match["option"] or 0))
         return cls(step, int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def pressed(self, interaction: discord.Interaction[Any]) -> None:
         bot = cast("ChaosBot", interaction.client)
         await bot.play.press(interaction, self.step, self.game_id, self.version)
 
 
 class PickMenu(
+    TakesTurns,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"{PREFIX}:menu:(?P<game>[0-9]{{1,18}}):(?P<version>[0-9]{{1,9}})",
 ):
@@ -125,7 +128,7 @@ class PickMenu(
     ) -> PickMenu:
         return cls([], int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def pressed(self, interaction: discord.Interaction[Any]) -> None:
         bot = cast("ChaosBot", interaction.client)
         data = cast(dict[str, Any], interaction.data or {})
         values = data.get("values") or []

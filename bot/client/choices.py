@@ -23,6 +23,7 @@ from discord import app_commands
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
+from bot.engine.offers import in_turn
 from bot.render.ids import effect_ref, middle_ref
 from bot.tables import LoadedRuleset, load_bundled
 
@@ -189,6 +190,21 @@ async def options(interaction: discord.Interaction[Any], typed: str) -> list[Cho
 
 
 @latest_only
+async def offered(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
+    """The lists of the rolls on offer now (a multi-roll's wait first), for /chaos decline."""
+    game = await _game_here(interaction)
+    if game is None:
+        return []
+    tables = game.ruleset.tables
+    found = [
+        (f"{tables[t].name if t in tables else t} (offered by {offer.name})", t)
+        for offer in in_turn(game.state)
+        for t in offer.tables
+    ]
+    return pick(found, typed)
+
+
+@latest_only
 async def effects(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
     """The effects in play, as ``E2 Fog``; the value is ``E2``, which /effects end reads."""
     game = await _game_here(interaction)
@@ -290,14 +306,14 @@ async def uploads(interaction: discord.Interaction[Any], typed: str) -> list[Cho
     last one is completed and the others kept."""
     if interaction.guild_id is None:
         return []
-    stored = await _bot(interaction).service.guild_tables(str(interaction.guild_id))
+    stored = await _bot(interaction).service.guild_table_revisions(str(interaction.guild_id))
     head, _, last = typed.rpartition(",")
     chosen = [part.strip() for part in head.split(",") if part.strip()]
     before = "".join(f"{part}, " for part in chosen)
     pairs = [
-        (f"{t.table_id} (revision {t.revision})", t.table_id)
-        for t in stored
-        if t.table_id not in chosen
+        (f"{table} (revision {revision})", table)
+        for table, revision in stored
+        if table not in chosen
     ]
     found = await pick_any(interaction, lambda: pairs, len(pairs), last)
     return [

@@ -40,6 +40,29 @@ async def health_line(bot: ChaosBot) -> str:
     )
 
 
+HEALTHZ_DATABASE_SECONDS = 2.0  # a database slower than this to read one row is down for /healthz
+
+
+async def healthz(bot: ChaosBot) -> tuple[bool, str]:
+    """For ``GET /healthz``: whether every shard of this process is connected to the gateway
+    and the database answers a read, with a line saying how each stands."""
+    shards = list(bot.shards.values())
+    connected = (
+        bot.is_ready() and not bot.is_closed() and all(not shard.is_closed() for shard in shards)
+    )
+    gateway = "gateway connected" if connected else "gateway not connected"
+    started = time.perf_counter()
+    try:
+        async with asyncio.timeout(HEALTHZ_DATABASE_SECONDS):
+            await bot.service.store.guild_settings("0")
+    except Exception as error:
+        answers, database = False, f"database unavailable ({type(error).__name__})"
+    else:
+        answers, database = True, f"database {_ms(time.perf_counter() - started)}"
+    healthy = connected and answers
+    return healthy, f"{'ok' if healthy else 'unhealthy'}: {gateway}, {database}"
+
+
 async def report_health(bot: ChaosBot, every: float) -> None:
     """Log the health line when the bot is ready, then every `every` seconds, until cancelled."""
     await bot.wait_until_ready()

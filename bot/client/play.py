@@ -340,5 +340,10 @@ def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:
                 raise ChaosError("That roll isn't on offer any more.")
             table = view.offers[step.option - 1][1]
             return a.RollChaos(actor=who.id, referee=who.referee, table=table)
+        case StepKind.DECLINE:
+            if not 1 <= step.option <= len(view.offers):
+                raise ChaosError("That roll isn't on offer any more.")
+            table = view.offers[step.option - 1][1]
+            return a.Decline(actor=who.id, referee=who.referee, table=table)
         case StepKind.PICK:  # pragma: no cover - handled before an action is built
             raise ChaosError("Choose from the menu.")

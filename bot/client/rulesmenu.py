@@ -18,6 +18,7 @@ from bot.client import choices
 from bot.client.embeds import text_embeds
 from bot.client.errors import report
 from bot.client.interactions import reply
+from bot.client.presses import TakesTurns
 from bot.client.wording import slashed
 from bot.commands import CommandError, rule_text, rules_answer
 from bot.tables import Rule, load_bundled
@@ -41,6 +42,7 @@ def _label(title: str) -> str:
 
 
 class RulesMenu(
+    TakesTurns,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"{PREFIX}:(?P<ruleset>{_RULESET})",
 ):
@@ -67,7 +69,7 @@ class RulesMenu(
     ) -> RulesMenu:
         return cls(match["ruleset"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def pressed(self, interaction: discord.Interaction[Any]) -> None:
         data = cast(dict[str, Any], interaction.data or {})
         values = data.get("values") or []
         try:

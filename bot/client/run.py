@@ -15,6 +15,7 @@ import discord
 import discord.gateway
 import discord.http
 import yarl
+from discord import app_commands
 
 from bot import memory
 from bot.client.bot import ChaosBot
@@ -82,17 +83,58 @@ async def _referee(settings: Settings, token: str, gate: IdentifyGate, stop: asy
             login = asyncio.create_task(_login(bot, token), name="discord login")
             if not await _before_stop(login, stop):  # stopped while Discord was slow to answer
                 return
-            if settings.dev_guild is None:
-                log.info(
-                    "commands sync only to a development server (CHAOS_DEV_GUILD_ID) or when the"
-                    " owner runs `chaos-referee sync`"
-                )
+            if settings.dev_guild is None and settings.runs_shard_zero:
+                await _say_if_unpublished(bot)
             connection = asyncio.create_task(bot.connect(), name="discord connection")
             if not await _before_stop(connection, stop, cancel=False):
                 await bot.close()  # connect() returns once the connection is closed
                 await connection
     finally:
         await service.close()
+
+
+SYNC_FIX = (
+    "run `chaos-referee sync` (Discord may take up to an hour to show them everywhere), or set"
+    " CHAOS_DEV_GUILD_ID to your server's id to see them there at once"
+)
+
+
+async def _say_if_unpublished(bot: ChaosBot) -> None:
+    """One plain line when Discord offers none of the commands, or not this version's: the bot
+    publishes them only to a development server by itself (a global sync at every start would
+    spend Discord's daily limit on command changes), so a new owner would see no commands."""
+    try:
+        published = await bot.tree.fetch_commands()
+    except discord.DiscordException as error:
+        log.info("couldn't ask Discord which commands are published: %s", error)
+        return
+    if not published:
+        log.warning("No slash commands are published yet, so Discord shows none: %s.", SYNC_FIX)
+        return
+    have = {path for command in published for path in _paths(command.name, command.options)}
+    want = {command.qualified_name for command in bot.tree.walk_commands()}
+    if have != want:
+        new = sorted({f"/{path.split()[0]}" for path in want - have})
+        gone = sorted({f"/{path.split()[0]}" for path in have - want})
+        log.warning(
+            "The slash commands Discord shows aren't this version's (new or changed: %s;"
+            " no longer: %s): %s.",
+            ", ".join(new) or "none",
+            ", ".join(gone) or "none",
+            SYNC_FIX,
+        )
+
+
+def _paths(
+    name: str, options: list[app_commands.AppCommandGroup | app_commands.Argument]
+) -> list[str]:
+    """A published command's name and those of its groups and subcommands, as
+    ``walk_commands`` names them (``game``, ``game start``)."""
+    paths = [name]
+    for option in options:
+        if isinstance(option, app_commands.AppCommandGroup):
+            paths.extend(_paths(f"{name} {option.name}", option.options))
+    return paths
 
 
 async def sync(settings: Settings, guild: int | None) -> int:

@@ -32,13 +32,18 @@ _HINT = re.compile(
 )
 
 
-# `chaos roll vortex`: an offered roll, with the list's id (escaped or not).
-_ROLL_ON = re.compile(r"\\?`chaos\sroll\s(?!extra\\?`)(?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`")
+# `chaos roll vortex` and `chaos decline vortex`: taking or declining an offered roll, with the
+# list's id (escaped or not).
+_ROLL_ON = re.compile(
+    r"\\?`chaos\s(?P<verb>roll|decline)\s(?!extra\\?`)(?P<list>(?:[A-Za-z0-9-]|\\?_)+)\\?`"
+)
 
 
 def slashed(text: str) -> str:
     """Console command hints in `text` as slash commands (other text is left alone)."""
-    text = _ROLL_ON.sub(lambda m: f"`/chaos roll list:{m['list'].replace(chr(92), '')}`", text)
+    text = _ROLL_ON.sub(
+        lambda m: f"`/chaos {m['verb']} list:{m['list'].replace(chr(92), '')}`", text
+    )
     return _HINT.sub(_slash, text)
 
 

@@ -135,7 +135,7 @@ def to_action(command: Command, view: GameView) -> a.Action:
         command.args.get(option) for option in REFEREE_OPTIONS if option != "list"
     )
     named = command.args.get("list")
-    if named and not _offered(view, str(named)):
+    if named and not _offered(view, str(named)) and command.name == "chaos roll":
         referee = True  # a named list no result offered is a turn power
     if command.name == "game join":
         name = str(command.args["name"])
@@ -183,6 +183,11 @@ BUILDERS: dict[str, Builder] = {
         referee=ref,
         table=None if args["list"] is None else view.table(args["list"]),
         extra=bool(args.get("extra")),
+    ),
+    "chaos decline": lambda args, view, actor, ref: a.Decline(
+        actor=actor,
+        referee=ref,
+        table=None if args["list"] is None else view.table(args["list"]),
     ),
     "chaos reveal": lambda args, view, actor, ref: a.Reveal(actor=actor, referee=ref),
     "chaos counter": lambda args, view, actor, ref: a.Counter(actor=actor, referee=ref),

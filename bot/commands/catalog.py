@@ -215,6 +215,16 @@ def chaos_choose(rest: str) -> Args:
     return {"option": option}
 
 
+@command("chaos decline [LIST]")
+def chaos_decline(rest: str) -> Args:
+    """Pass up a roll a result offered (the one on LIST, or the only one open): nothing is
+    rolled for it. A roll that waited for the offer goes on with its next roll."""
+    words = rest.split()
+    if len(words) > 1:
+        raise CommandError(f"one list at most ({usage_of('chaos decline')})")
+    return {"list": words[0] if words else None}
+
+
 @command("chaos log [COUNT]", Kind.QUERY)
 def chaos_log(rest: str) -> Args:
     """The last COUNT actions, each with all it did (20 if left out)."""

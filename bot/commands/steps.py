@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine.model import ChaosSource, Ruleset
-from bot.engine.offers import held_away, open_offers
+from bot.engine.offers import awaited, held_away, open_offers
 from bot.engine.state import GameState, Phase
 from bot.engine.turns import nobody_can_play
 
@@ -27,6 +27,7 @@ class StepKind(StrEnum):
     CHOOSE = "choose"  # one option of the pending choice (`option` is its number, from 1)
     PICK = "pick"  # open the pending choice privately (a spite look, or many options)
     OFFER = "offer"  # take an offered roll (`option` is its number among the offered lists)
+    DECLINE = "decline"  # decline an offer a multi-roll waits for (`option`: as for OFFER)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
         ]
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
         return [Step(StepKind.REVEAL, "Reveal")]
+    if state.paused:  # a multi-roll waits: its offers are settled before anything else
+        return _waiting_steps(state, ruleset)
     offers = [
         Step(StepKind.OFFER, _short(_offer_label(state, ruleset, offer_id, table)), number)
         for number, (offer_id, table) in enumerate(open_offers(state), 1)
@@ -63,6 +66,25 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
     if nobody_can_play(state):
         return offers  # everyone is away until they come back: Next turn would be refused
     return [*offers, Step(StepKind.NEXT, "Next turn")]
+
+
+def _waiting_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
+    """The buttons while a multi-roll waits for offers: a roll on each list offered, and a
+    Decline for each offer (the host or a referee may decline one whose player is away)."""
+    steps: list[Step] = []
+    declined: set[int] = set()
+    for number, (offer_id, table) in enumerate(open_offers(state), 1):
+        offer = state.offers[offer_id]
+        if not awaited(state, offer):
+            continue
+        if not held_away(state, offer):
+            label = _offer_label(state, ruleset, offer_id, table)
+            steps.append(Step(StepKind.OFFER, _short(label), number))
+        if offer_id not in declined:
+            declined.add(offer_id)
+            label = f"Decline {_called(ruleset, table)}"
+            steps.append(Step(StepKind.DECLINE, _short(label), number))
+    return steps[:MAX_OFFER_BUTTONS]
 
 
 def _offer_label(state: GameState, ruleset: Ruleset, offer_id: int, table: str) -> str:

@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.arguments import whole
-from bot.config import Settings
+from bot.config import DEFAULT_DB, Settings
 from bot.console.output import JsonOutput, Output, TextOutput
 from bot.console.session import Console, Options, parse_players
 from bot.console.tables import FolderError, own_ruleset, rulesets_with
 from bot.console.terminal import piped_lines, prompted_lines
 from bot.errors import StoreError
 from bot.service import GameService
-from bot.store import Store
+from bot.store import Store, is_url
 from bot.tables import LoadedRuleset, TableProblems
 from bot.web.console import ConsolePages
 
@@ -68,7 +68,11 @@ def add_play_parser(commands: SubParsers) -> None:
     parser.add_argument(
         "--game", default="default", metavar="NAME", help="the table to play at (default: default)"
     )
-    parser.add_argument("--db", type=Path, metavar="PATH", help="the database file (CHAOS_DB_PATH)")
+    parser.add_argument(
+        "--db",
+        metavar="PATH_OR_URL",
+        help="the SQLite file, or a postgresql:// URL (CHAOS_DATABASE_URL, else CHAOS_DB_PATH)",
+    )
     parser.add_argument(
         "--json", action="store_true", help="read stdin, write one JSON object per line"
     )
@@ -83,7 +87,8 @@ def add_play_parser(commands: SubParsers) -> None:
 
 def options_from(args: argparse.Namespace) -> Options:
     """The console's options from parsed arguments (missing ones take their defaults)."""
-    db = getattr(args, "db", None) or Settings.from_env().db_path
+    typed: str | None = getattr(args, "db", None)
+    db = typed or Settings.from_env().database  # CHAOS_DATABASE_URL, else CHAOS_DB_PATH
     players = getattr(args, "players", None)
     tables = getattr(args, "tables", None)
     return Options(
@@ -92,7 +97,7 @@ def options_from(args: argparse.Namespace) -> Options:
         seed=getattr(args, "seed", None),
         players=parse_players(players) if players else (),
         game=getattr(args, "game", None) or "default",
-        db=Path(db),
+        db=db if is_url(db) else Path(db),
         json=bool(getattr(args, "json", False)),
         debug=bool(getattr(args, "debug", False)),
         web=getattr(args, "web", None),
@@ -208,15 +213,20 @@ def _serve_pages(options: Options, console: Console, out: Output) -> ConsolePage
 
 async def _open(options: Options, out: Output, own: LoadedRuleset | None) -> Console:
     """Open the database and the service, and resume or start the table's game."""
-    folder = options.db.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:  # a file in the way, no permission: the path is the user's
-        why = "a file of that name is in the way" if error.errno == errno.EEXIST else error.strerror
-        raise StoreError(
-            f"can't make the folder {folder} for the database ({why}): give --db or"
-            " CHAOS_DB_PATH a path in a folder the bot may write to."
-        ) from None
+    if isinstance(options.db, Path):
+        folder = options.db.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a file in the way, no permission: the path is the user's
+            why = (
+                "a file of that name is in the way"
+                if error.errno == errno.EEXIST
+                else error.strerror
+            )
+            raise StoreError(
+                f"can't make the folder {folder} for the database ({why}): give --db or"
+                " CHAOS_DB_PATH a path in a folder the bot may write to."
+            ) from None
     store = await Store.open(options.db)
     # A game keeps a snapshot of the tables it started with (bot.tables.snapshot): resumed
     # with or without --tables, it plays those, whatever the folder holds since.
@@ -233,8 +243,10 @@ async def _open(options: Options, out: Output, own: LoadedRuleset | None) -> Con
 def _lines(console: Console, stdin: TextIO, prompt: _Prompt | None) -> Iterator[str]:
     if prompt is None:
         return piped_lines(stdin)
-    # Line editing history lives next to the database, like the games themselves.
-    history = console.options.db.with_name(console.options.db.name + ".history")
+    # Line editing history lives next to the database file, like the games themselves; on
+    # PostgreSQL, in the working directory, where the default file would be.
+    db = console.options.db if isinstance(console.options.db, Path) else DEFAULT_DB
+    history = db.with_name(db.name + ".history")
     return prompted_lines(prompt, history)
 
 

@@ -46,7 +46,7 @@ class Options:
     tables: Path | None = None  # a folder of one's own tables (`play --tables DIR`)
     players: tuple[str, ...] = ()
     game: str = "default"
-    db: Path = Path("chaos-referee.db")
+    db: Path | str = Path("chaos-referee.db")  # a SQLite file, or a PostgreSQL URL
     json: bool = False
     debug: bool = False
     web: int | None = None  # --web PORT: serve the table's live page there

@@ -19,7 +19,7 @@ from bot.errors import NoTableError
 from bot.service import GameService
 from bot.tables import LoadedRuleset, find_ruleset, load_bundled
 from bot.tables.folders import load_folder, yaml_files
-from bot.tables.uploads import MAX_UPLOAD
+from bot.tables.uploads import MAX_IMPORT, MAX_UPLOAD, CheckedUpload
 
 CONSOLE_GUILD = "console"  # no Discord guild id is a word
 
@@ -84,12 +84,13 @@ def read_file(typed: str) -> tuple[str, bytes]:
         if not path.is_file():
             what = "a folder" if path.is_dir() else "not a file" if path.exists() else "not there"
             raise CommandError(f"can't read {typed}: it is {what}; give a .yaml table file")
+        most = MAX_UPLOAD if path.suffix.lower() in (".yaml", ".yml") else MAX_IMPORT
         with path.open("rb") as file:
-            data = file.read(MAX_UPLOAD + 1)
+            data = file.read(most + 1)
     except OSError as error:
         raise CommandError(f"can't read {typed}: {error.strerror or error}") from None
-    if len(data) > MAX_UPLOAD:
-        raise CommandError(f"{typed} is larger than {MAX_UPLOAD // 1024} KB, a table file's limit")
+    if len(data) > most:
+        raise CommandError(f"{typed} is larger than {most // 1024} KB, a table file's limit")
     return path.name, data
 
 
@@ -97,7 +98,8 @@ async def validate(service: GameService, typed: str) -> str:
     """`table validate FILE`: what the file holds, or its problems (raised)."""
     name, data = read_file(typed)
     checked = service.check_table(name, data)
-    return f"No problems: {checked.title} ({checked.id}), {checked.what}. Nothing was stored."
+    said = f"No problems: {checked.title} ({checked.id}), {checked.what}. Nothing was stored."
+    return _with_preview(said, checked)
 
 
 async def store(service: GameService, typed: str, ruleset: str) -> str:
@@ -105,10 +107,18 @@ async def store(service: GameService, typed: str, ruleset: str) -> str:
     name, data = read_file(typed)
     checked = service.check_table(name, data)
     revision = await service.store_upload(CONSOLE_GUILD, checked, data)
-    return (
+    said = (
         f"Stored {checked.title} ({checked.id}), {checked.what}, as revision {revision}."
         f" Play with it: `game start {ruleset} tables {checked.id}`."
     )
+    return _with_preview(said, checked)
+
+
+def _with_preview(said: str, checked: CheckedUpload) -> str:
+    """`said`, and for a list read from another format, what was read (bot.tables.plain)."""
+    if checked.preview is None:
+        return said
+    return f"{said}\n{checked.preview}\n`table export {checked.id}` gives it as our YAML."
 
 
 async def export(service: GameService, table: str) -> tuple[str, str]:

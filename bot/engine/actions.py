@@ -82,6 +82,15 @@ class RollChaos(Action):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Decline(Action):
+    """Pass up a roll a result offered: the offer on `table`, or the only one open. Nothing is
+    rolled for it, and a multi-roll that waited for it goes on."""
+
+    name = "chaos decline"
+    table: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Reveal(Action):
     """Turn the face-down chaos card face up (deck)."""
 
@@ -218,6 +227,7 @@ ACTIONS: dict[str, type[Action]] = {
         Begin,
         End,
         RollChaos,
+        Decline,
         Reveal,
         Counter,
         Fork,

@@ -71,6 +71,8 @@ ABILITIES: dict[str, Ability] = {
         Ability("roll on a named list", Who.POWERS),
         # A spite roll made on the way out may offer rolls: the player who is out takes them.
         Ability("take a roll a result offered", Who.PLAYER, when_out=True),
+        # Declining rolls nothing, so the officials may do it for a player who is away.
+        Ability("decline a roll a result offered", Who.PLAYER, when_out=True),
         Ability("roll a new Global", Who.POWERS),
         Ability("reveal the chaos card", Who.ACTIVE),
         Ability("spend a CounterRoll", Who.SEATED, own=True),
@@ -103,6 +105,7 @@ _PLAIN: dict[type[a.Action], str] = {
     a.Leave: "leave the game",
     a.Begin: "begin the game",
     a.End: "end the game",
+    a.Decline: "decline a roll a result offered",
     a.Reveal: "reveal the chaos card",
     a.Counter: "spend a CounterRoll",
     a.Fork: "spend a RollFork",
@@ -159,15 +162,20 @@ def subject(state: GameState, action: a.Action) -> PlayerId | None:
             return player or action.actor
         case a.RollChaos(table=str() as table):
             return _offer_of(state, action.actor, table) or action.actor
+        case a.Decline(table=table):
+            return _offer_of(state, action.actor, table) or action.actor
     return action.actor
 
 
-def _offer_of(state: GameState, actor: PlayerId, table: str) -> PlayerId | None:
-    """Whom an open offer on `table` was made to (the actor's own first), or None.
+def _offer_of(state: GameState, actor: PlayerId, table: str | None) -> PlayerId | None:
+    """Whom an open offer on `table` (None: any list) was made to (the actor's own first), or
+    None.
 
     A roll a result offered needs no turn powers: the result asked for it (see offers).
     """
-    named = [o.player for _, o in sorted(state.offers.items()) if table in o.tables]
+    named = [
+        o.player for _, o in sorted(state.offers.items()) if table is None or table in o.tables
+    ]
     return actor if actor in named else next(iter(named), None)
 
 

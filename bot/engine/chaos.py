@@ -6,6 +6,8 @@ world enchantment or Global, tokens, life, a forced list, a change to the turn o
 
 from __future__ import annotations
 
+import random
+
 from bot.engine import actions as act
 from bot.engine import survival
 from bot.engine.context import Context, require
@@ -20,14 +22,17 @@ from bot.engine.model import (
     TableId,
 )
 from bot.engine.offers import (
+    awaited,
     offer_reason,
     offer_to_killer,
     offered_to,
     take_offer,
+    unfinished,
     waiting_offer,
 )
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
+from bot.engine.state import PendingOffer
 from bot.engine.turns import end_effect
 
 
@@ -38,13 +43,15 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
     A turn has one chaos roll: a second is refused, naming the first. An extra roll (a referee's
     call) and a named-list roll never count as the turn's roll, and a named-list roll never moves
     the current list. Who may ask for which is :mod:`bot.engine.authority`'s business. A named
-    roll that a pending result offered takes that offer (see :mod:`bot.engine.offers`).
+    roll that a pending result offered takes that offer (see :mod:`bot.engine.offers`). While a
+    multi-roll waits for an offer, taking that offer is the one roll allowed.
     """
     ctx.require_playing()
     if action.table is not None and not action.extra:
         offer = offered_to(ctx.state, action.actor, action.table, referee=action.referee)
         if offer is not None:
             ctx.require_no_choice()
+            _require_nothing_paused(ctx, offer)
             take_offer(ctx, offer, action.table)
             resolution = resolver_for(ctx, offer.player, "offered").roll(action.table)
             resolution.steps[0].roll["reason"] = offer_reason(offer)
@@ -59,6 +66,7 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
                 " ends"
             )
     ctx.require_no_choice()
+    _require_nothing_paused(ctx)
     ruleset, state = ctx.ruleset, ctx.state
     purpose = "extra" if action.extra else "list" if action.table is not None else "turn"
     require(
@@ -131,9 +139,20 @@ def already_rolled(ctx: Context) -> str:
     )
 
 
+def _require_nothing_paused(ctx: Context, offer: PendingOffer | None = None) -> None:
+    """Refuse a roll while a multi-roll waits for an offer, unless it takes that offer: each
+    roll is resolved completely, its offered rolls included, before anything else is rolled."""
+    if offer is not None and awaited(ctx.state, offer):
+        return
+    waiting = unfinished(ctx)
+    if waiting is not None:
+        raise RulesError(f"{waiting}; no other roll comes before that")
+
+
 def roll_global(ctx: Context, action: act.RollGlobal) -> None:
     ctx.require_playing()
     ctx.require_no_choice()
+    _require_nothing_paused(ctx)
     start = ctx.ruleset.start_table
     if ctx.ruleset.chaos is ChaosSource.DECK:
         for effect in list(ctx.state.effects.values()):
@@ -153,8 +172,11 @@ def mark_chaos_done(ctx: Context) -> None:
         ctx.emit({"type": "chaos_done", "turn": state.turn, "player": state.current})
 
 
-def resolver_for(ctx: Context, player: PlayerId, purpose: str) -> Resolver:
-    """A resolver for a roll made for `player`, with that roll's dice (see Context.dice)."""
+def resolver_for(
+    ctx: Context, player: PlayerId, purpose: str, rng: random.Random | None = None
+) -> Resolver:
+    """A resolver for a roll made for `player`, with that roll's dice (see Context.dice), or
+    with `rng` (the dice a paused roll goes on with)."""
     ruleset = ctx.ruleset
     chaos = None  # where a result's "roll chaos" goes: a chaos deck has no list
     if ruleset.chaos is ChaosSource.PROGRESSION:
@@ -163,7 +185,7 @@ def resolver_for(ctx: Context, player: PlayerId, purpose: str) -> Resolver:
         chaos = ruleset.chaos_table
     return Resolver(
         ruleset,
-        ctx.dice(purpose),
+        ctx.dice(purpose) if rng is None else rng,
         player=player,
         turn=ctx.state.turn,
         next_id=ctx.state.next_id,
@@ -216,7 +238,8 @@ def _on_the_global(ctx: Context, roll: Roll) -> bool:
 
 
 def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
-    """Each roll of a resolution, what each honoured one does, and how the resolution ended."""
+    """Each roll of a resolution, what each honoured one does, and how the resolution ended:
+    with every roll made, out of budget, waiting for a pick, or waiting for an offer."""
     root = resolution.steps[0].roll if resolution.steps else None
     # The resolver numbered every roll already; what the rolls leave behind is numbered after
     # them, so an effect never shares an id with a roll that is emitted later.
@@ -259,6 +282,26 @@ def emit_steps(ctx: Context, resolution: Resolution, item: int) -> None:
                     for c in context["candidates"]
                 ],
                 "context": context,
+            }
+        )
+    if resolution.paused is not None:
+        # Its dice wait with it: where they stand is noted after everything above drew on them.
+        paused = dict(resolution.paused)
+        settle = paused.pop("settle")
+        paused["dice"] = ctx.dice_position()
+        # Where its "roll chaos" slots go: the last list it rolled on, unless a roll made while
+        # it waits moves the current list (then that list was rolled on last).
+        paused["last_list"] = resolution.last_list
+        paused["current"] = ctx.state.current_list
+        # Offers made from now on (by the roll taken from its offer) are resolved first too.
+        paused["since"] = ctx.state.next_id
+        ctx.emit(
+            {
+                "type": "roll_paused",
+                "item": item,
+                "player": (root["player"] if root else ctx.roller()),
+                "waits": list(settle),
+                "context": paused,
             }
         )
 
@@ -318,9 +361,8 @@ def choose(ctx: Context, action: act.Choose) -> None:
         rng = ctx.dice("keep")
         # The kept entry applies first, so the rolls that follow it are numbered after it.
         apply_entry(ctx, entry, kept, item)
-        resolver = Resolver(
-            ctx.ruleset, rng, player=pending.player, turn=ctx.state.turn, next_id=ctx.state.next_id
-        )
+        # Its "roll chaos" slots go where a chaos roll would go now (they were once dropped).
+        resolver = resolver_for(ctx, pending.player, "keep", rng)
         used = context["used"]
         assert isinstance(used, int)
         resolver.used = used

@@ -13,7 +13,7 @@ from bot.engine import streams
 from bot.engine.actions import Action
 from bot.engine.authority import require_playing
 from bot.engine.errors import ChoicePendingError, NotInGameError, RulesError
-from bot.engine.events import Event
+from bot.engine.events import Event, Json
 from bot.engine.fold import apply
 from bot.engine.model import PlayerId, Ruleset
 from bot.engine.state import GameState, Player, Status
@@ -30,6 +30,7 @@ class Context:
         self.rng = rng
         self.action = action
         self.events: list[Event] = []
+        self.drawn: tuple[int, str, int] | None = None  # the roll `rng` belongs to (dice: 3)
 
     def dice(self, purpose: str) -> random.Random:
         """The dice of the next roll, made for `purpose` (one of :data:`streams.PURPOSES`, or a
@@ -46,6 +47,29 @@ class Context:
         n = state.draws.get(purpose, 0)
         self.emit({"type": "dice", "turn": state.turn, "purpose": purpose, "n": n})
         self.rng = random.Random(streams.roll_key(state.seed, state.turn, purpose, n))
+        self.drawn = (state.turn, purpose, n)
+        return self.rng
+
+    def dice_position(self) -> Json | None:
+        """Where the dice of the roll being resolved stand: which roll's they are and how far
+        they have gone (None in an older game, whose later rolls draw on the action's dice)."""
+        if self.state.dice < streams.BY_ROLL or self.drawn is None:
+            return None
+        turn, purpose, n = self.drawn
+        key = streams.roll_key(self.state.seed, turn, purpose, n)
+        words = streams.words_drawn(key, self.rng)
+        return {"turn": turn, "purpose": purpose, "n": n, "words": words}
+
+    def dice_again(self, position: Json | None) -> random.Random:
+        """The dice a paused roll began with, where they stood when it paused: its later rolls
+        are the same whatever happened meanwhile. An older game's resuming action lends its
+        own dice, as every roll of such a game draws on its action's."""
+        if position is None or self.state.dice < streams.BY_ROLL:
+            return self.rng
+        turn, purpose, n = int(position["turn"]), str(position["purpose"]), int(position["n"])
+        key = streams.roll_key(self.state.seed, turn, purpose, n)
+        self.rng = streams.resumed(key, int(position["words"]))
+        self.drawn = (turn, purpose, n)
         return self.rng
 
     def emit(self, event: Event) -> None:

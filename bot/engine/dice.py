@@ -27,6 +27,9 @@ Faces = tuple[int, ...]
 
 # Limits that keep a typo (or a prank) from asking the bot to throw a bucket of dice.
 MAX_SIDES = 1000
+# One die alone, as a table's dice (`dice: d2100`): an imported list weighted entry by entry
+# needs as many sides as its weights add up to. Tables make at most 10,000 results anyway.
+MAX_TABLE_SIDES = 10_000
 MAX_DICE = 100
 MAX_TERMS = 20
 MAX_CONSTANT = 10_000
@@ -92,7 +95,7 @@ class Die(_TableDice):
     sides: int
 
     def __post_init__(self) -> None:
-        _check_int("The number of sides on a die", self.sides, 2, MAX_SIDES)
+        _check_int("The number of sides on a die", self.sides, 2, MAX_TABLE_SIDES)
         self._fill(((f,), f) for f in range(1, self.sides + 1))
 
     @property

@@ -24,7 +24,9 @@ from bot.engine.events_effects import (
     EffectEnded,
     EffectStarted,
     LifeChanged,
+    LifeUnsure,
     ListChanged,
+    OfferDeclined,
     OfferLapsed,
     OfferMade,
     OfferTaken,
@@ -54,6 +56,8 @@ from bot.engine.events_rolls import (
     EntryRef,
     InlineDice,
     Roll,
+    RollPaused,
+    RollResumed,
     StackCountered,
     StackPushed,
 )
@@ -91,9 +95,11 @@ __all__ = [
     "InlineDice",
     "Json",
     "LifeChanged",
+    "LifeUnsure",
     "ListChanged",
     "MiddleAdded",
     "MiddlePlayed",
+    "OfferDeclined",
     "OfferLapsed",
     "OfferMade",
     "OfferTaken",
@@ -103,7 +109,9 @@ __all__ = [
     "PlayerLeft",
     "PlayerOut",
     "Roll",
+    "RollPaused",
     "RollRequirementWaived",
+    "RollResumed",
     "SeedRevealed",
     "SpiteEnded",
     "SpiteStarted",
@@ -138,7 +146,10 @@ Event: TypeAlias = (
     | ListChanged
     | OfferMade
     | OfferTaken
+    | OfferDeclined
     | OfferLapsed
+    | RollPaused
+    | RollResumed
     | StackPushed
     | StackCountered
     | CardDrawn
@@ -149,6 +160,7 @@ Event: TypeAlias = (
     | ChoiceOffered
     | ChoiceMade
     | LifeChanged
+    | LifeUnsure
     | SpiteStarted
     | SpiteEnded
     | PlayerOut
@@ -180,9 +192,12 @@ EventOwner: TypeAlias = (
     | TokensChanged
     | ListChanged
     | LifeChanged
+    | LifeUnsure
     | TurnOrderChanged
     | PlayerAway
     | PlayerBack
     | OfferMade
     | OfferLapsed
+    | RollPaused
+    | RollResumed
 )

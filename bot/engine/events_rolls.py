@@ -95,3 +95,28 @@ class ChoiceMade(TypedDict):
     type: Literal["choice_made"]
     player: str
     option: str
+
+
+class RollPaused(TypedDict):
+    """A multi-roll stopped after a slot whose result offered a roll: its later rolls wait
+    until the offers of the rolls in `waits` are taken (and resolved) or declined. `context`
+    is what the resolution goes on from (see :mod:`bot.engine.pauses`)."""
+
+    type: Literal["roll_paused"]
+    item: int
+    player: str
+    waits: list[int]
+    context: Json
+    undoes: NotRequired[int]
+
+
+class RollResumed(TypedDict):
+    """The paused roll of stack item `paused` goes on with its later rolls, or (`dropped`, a
+    counter took the roll back) never will."""
+
+    type: Literal["roll_resumed"]
+    paused: int
+    dropped: bool
+    reason: str
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from bot.engine.events import Event, OfferMade, TurnOrderChanged
+from bot.engine.events import Event, OfferMade, RollPaused, TurnOrderChanged
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.stack import ActiveEffect, StackItem, record_outcome
 from bot.engine.state import (
     DeckState,
     GameState,
     MiddleCard,
+    PausedRoll,
     Pending,
     PendingOffer,
     Phase,
@@ -62,6 +63,7 @@ def apply(state: GameState, event: Event) -> None:
             state.rolled = False
             state.draws = {}
             state.stack = []
+            state.paused = []  # none outlasts its turn (turn next waits for them): never kept
             state.middle_plays = {}
             state.middle_ready = set(state.middle)
         case "turn_ended":
@@ -148,8 +150,31 @@ def apply(state: GameState, event: Event) -> None:
                 event["id"], event["player"], tuple(event["tables"]), event["source"], event["name"]
             )
             record_outcome(state.stack, event)
-        case "offer_taken":
+        case "offer_taken" | "offer_declined":
             state.offers.pop(event["id"], None)
+        case "roll_paused":
+            state.paused.append(
+                PausedRoll(
+                    event["item"],
+                    event["player"],
+                    tuple(event["waits"]),
+                    dict(event["context"]),
+                )
+            )
+            record_outcome(state.stack, event)
+        case "roll_resumed":
+            stopped = next((p for p in state.paused if p.item == event["paused"]), None)
+            if stopped is not None:
+                state.paused.remove(stopped)
+                # A counter dropped it: remember it, so countering that counter brings it back.
+                again: RollPaused = {
+                    "type": "roll_paused",
+                    "item": stopped.item,
+                    "player": stopped.player,
+                    "waits": list(stopped.waits),
+                    "context": dict(stopped.context),
+                }
+                record_outcome(state.stack, event, paused=again)
         case "offer_lapsed":
             gone = state.offers.pop(event["id"], None)
             if gone is not None:
@@ -199,6 +224,9 @@ def apply(state: GameState, event: Event) -> None:
             state.pending = None
         case "life":
             state.players[event["player"]].life = event["life"]
+            record_outcome(state.stack, event)
+        case "life_unsure":
+            state.players[event["player"]].unsure = event["unsure"]
             record_outcome(state.stack, event)
         case "spite_started":
             player = state.players[event["player"]]

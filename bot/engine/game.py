@@ -15,7 +15,19 @@ from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from bot.engine import actions as a
-from bot.engine import authority, chaos, counters, decks, limits, spite, streams, turns, zones
+from bot.engine import (
+    authority,
+    chaos,
+    counters,
+    decks,
+    limits,
+    offers,
+    pauses,
+    spite,
+    streams,
+    turns,
+    zones,
+)
 from bot.engine.context import Context, NoDice
 from bot.engine.errors import GameOverError, GameTooLargeError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
@@ -36,6 +48,7 @@ HANDLERS: dict[type[a.Action], Handler] = {
     a.Begin: lambda ctx, action: _begin(ctx, action),
     a.End: turns.end_game,
     a.RollChaos: chaos.roll_chaos,
+    a.Decline: offers.decline,
     a.Reveal: decks.reveal,
     a.Counter: counters.counter,
     a.Fork: counters.fork,
@@ -307,8 +320,11 @@ def _begin(ctx: Context, action: a.Begin) -> None:
 
 
 def _settle(ctx: Context) -> None:
-    """State-based checks after every action: a game that ended reveals its seed; a Global
-    deck game always has a Global."""
+    """State-based checks after every action: a multi-roll whose offer is settled goes on; a
+    player a result left below 1 life loses; a game that ended reveals its seed; a Global deck
+    game always has a Global."""
+    pauses.settle(ctx)
+    spite.settle_losses(ctx)  # a total a result left below 1 starts the spite rule
     state = ctx.state
     if state.phase is Phase.ENDED:  # act() refuses actions once it is over: this one ended it
         ctx.emit(

@@ -5,18 +5,26 @@ offers becomes pending (an ``offer_made`` event), for the player who rolled it. 
 host or a referee may then take it once, with a roll on the list it names (``chaos roll LIST``
 or its button). The roll is logged as asked for by that result, so taking it is no power of
 its own. An offer of "one of" several lists is taken by rolling on any one of them, and the
-others are withdrawn with it. Offers nobody takes lapse when the turn ends, and an offer whose
-roll is countered is withdrawn. Every step is an event, so a replay or an undo gets it right.
+others are withdrawn with it. The same people may decline it instead (``chaos decline``), and
+the officials may decline it for a player who is away, since declining rolls nothing. Offers
+nobody takes lapse when the turn ends, and an offer whose roll is countered is withdrawn. Every
+step is an event, so a replay or an undo gets it right.
+
+An offer made inside a multi-roll, with later rolls still to come, holds those rolls back until
+it is taken (and its roll resolved) or declined (:mod:`bot.engine.pauses`): meanwhile no other
+roll is made and the turn doesn't end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.engine import actions as act
 from bot.engine.context import Context
+from bot.engine.errors import RulesError
 from bot.engine.events import Roll
-from bot.engine.model import Entry, OfferTo, PlayerId, TableId
-from bot.engine.state import GameState, PendingOffer, Status
+from bot.engine.model import CHAOS_ROLL, Entry, OfferTo, PlayerId, Ruleset, TableId
+from bot.engine.state import GameState, PausedRoll, PendingOffer, Status
 
 
 def make_offers(ctx: Context, entry: Entry, roll: Roll, item: int | None, first_id: int) -> None:
@@ -100,16 +108,26 @@ def offered_to(
 
     The player it was made to may take it, and the host and referees may take anyone's, but
     not while that player is away: nobody rolls for a player who is away (the offer waits for
-    them until the turn ends). With several, the oldest comes first.
+    them until the turn ends). With several, the one a multi-roll waits for comes first, then
+    the oldest (see :func:`in_turn`).
     """
     official = referee or actor == state.host
-    for offer_id in sorted(state.offers):
-        offer = state.offers[offer_id]
+    for offer in in_turn(state):
         if table not in offer.tables or held_away(state, offer):
             continue
         if official or offer.player == actor:
             return offer
     return None
+
+
+def in_turn(state: GameState) -> list[PendingOffer]:
+    """The open offers in the order they are settled: those the newest paused multi-roll waits
+    for first (nothing else may be rolled before them), then the oldest first."""
+    newest = state.paused[-1] if state.paused else None
+    return sorted(
+        state.offers.values(),
+        key=lambda o: (newest is None or not waits_for(newest, o), o.id),
+    )
 
 
 def held_away(state: GameState, offer: PendingOffer) -> bool:
@@ -160,3 +178,95 @@ def lapse_offers(ctx: Context, reason: str) -> None:
     """Every pending offer ends (the turn is over)."""
     for offer_id in sorted(ctx.state.offers):
         withdraw_offer(ctx, offer_id, reason)
+
+
+def decline(ctx: Context, action: act.Decline) -> None:
+    """Pass up an open offer: the one on `action.table`, or the only one open (who may is
+    :mod:`bot.engine.authority`'s business: its player, the host or a referee). Of several on
+    the same lists, the one taking it would take (:func:`in_turn`)."""
+    ctx.require_playing()
+    ctx.require_no_choice()
+    state = ctx.state
+    table = action.table
+    found = [o for o in in_turn(state) if table is None or table in o.tables]
+    if not found:
+        if table is not None and state.offers:
+            raise RulesError(
+                f"no open offer names {_list_name(ctx.ruleset, table)}: the rolls on offer are"
+                f" on {_offer_lists(ctx, state)}"
+            )
+        raise RulesError("no roll is on offer to decline")
+    mine = [o for o in found if o.player == action.actor]
+    if mine:
+        found = mine
+    if table is None and any(set(o.tables) != set(found[0].tables) for o in found):
+        raise RulesError(
+            f"several rolls are on offer ({_offer_lists(ctx, state)}): name the list of the one"
+            " to decline, like `chaos decline "
+            f"{found[0].tables[0]}`"
+        )
+    ctx.emit({"type": "offer_declined", "id": found[0].id, "by": action.actor})
+
+
+def waits_for(paused: PausedRoll, offer: PendingOffer) -> bool:
+    """Whether `paused` waits for `offer`: one its own rolls made, or one made since it paused
+    (by the roll taken from its offer, say), which is resolved before it goes on, too."""
+    since = paused.context.get("since")
+    return offer.source in paused.waits or (isinstance(since, int) and offer.id >= since)
+
+
+def awaited(state: GameState, offer: PendingOffer) -> bool:
+    """Whether a multi-roll waits for `offer` before its later rolls."""
+    return any(waits_for(paused, offer) for paused in state.paused)
+
+
+def unfinished(ctx: Context) -> str | None:
+    """What the newest multi-roll waiting for an offer waits for, in words; None if none is.
+
+    For example ``R3 isn't finished: Ann takes the roll Offerer offered (`chaos roll c`) or
+    declines it (`chaos decline c`), then its roll 2/2 on List B is made``.
+    """
+    state = ctx.state
+    if not state.paused:
+        return None
+    paused = state.paused[-1]
+    offers = [o for o in in_turn(state) if waits_for(paused, o)]
+    waiting = "its offered roll is settled"
+    if offers:
+        offer = offers[0]
+        who = ctx.name(offer.player)
+        table = offer.tables[0]
+        waiting = (
+            f"{who} takes the roll {offer.name} offered (`chaos roll {table}`) or declines it"
+            f" (`chaos decline {table}`)"
+        )
+        if held_away(state, offer):
+            waiting += (
+                f"; {who} is away, so the host or a referee may decline it for them, or"
+                " `player back` comes first"
+            )
+    return f"R{paused.item} isn't finished: {waiting}, then {_next_roll(ctx.ruleset, paused)}"
+
+
+def _next_roll(ruleset: Ruleset, paused: PausedRoll) -> str:
+    pending = paused.context.get("pending")
+    if not isinstance(pending, list) or not pending:
+        return "it goes on"
+    task = pending[-1]
+    slot = f" {task['slot']}" if task.get("slot") else ""
+    table = str(task["table"])
+    where = "chaos" if table == CHAOS_ROLL else _list_name(ruleset, table)
+    return f"its roll{slot} on {where} is made"
+
+
+def _list_name(ruleset: Ruleset, table: TableId) -> str:
+    found = ruleset.tables.get(table)
+    return found.name if found is not None else table
+
+
+def _offer_lists(ctx: Context, state: GameState) -> str:
+    return ", ".join(
+        f"{_list_name(ctx.ruleset, t)} ({ctx.name(o.player)})"
+        for _, o in sorted(state.offers.items())
+        for t in o.tables
+    )

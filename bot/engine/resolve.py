@@ -6,6 +6,12 @@ rolls and the depth, and running out ends the resolution with a logged message.
 
 The resolver only rolls and records. What an honoured entry does to the game (effects, tokens,
 the Global) is applied by the caller, in the order of :attr:`Resolution.steps`.
+
+A resolution stops in two places and goes on later from what it left (its pending rolls): a
+"roll N, keep one" waits for the roller's pick (:attr:`Resolution.keep`), and a result that
+offers a roll, with later rolls still pending, waits for that offer to be taken or declined
+(:attr:`Resolution.paused`, see :mod:`bot.engine.pauses`): each roll is resolved completely,
+its offered rolls included, before the next is made.
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ class Resolution:
     steps: list[Step] = field(default_factory=list)
     exhausted: BudgetExhausted | None = None
     keep: Json | None = None
+    paused: Json | None = None  # stopped for an offer: what to go on from (bot.engine.pauses)
     last_list: TableId | None = None
 
     @property
@@ -89,6 +96,7 @@ class Resolver:
         "_ignore_nested",
         "_lists",
         "_tables",
+        "_waits",
         "bytes",
         "dice",
         "next_id",
@@ -127,6 +135,10 @@ class Resolver:
         self._ignore_nested = ruleset.nesting is Nesting.IGNORE_NESTED
         self._lists = ruleset.lists
         self._chaos = chaos  # where a chaos roll is made now (None: chaos is a deck)
+        # Rolls whose result offered a roll, each with how many rolls were pending before the
+        # rolls it asked for itself: once the pending rolls are back down to that, the rest
+        # waits for the offer.
+        self._waits: list[tuple[int, int]] = []
 
     def roll(self, table: TableId) -> Resolution:
         """Roll on `table` and resolve everything that follows from it."""
@@ -140,7 +152,7 @@ class Resolver:
         Anything else, multi-rolls included, is recorded as ignored and not re-rolled.
         """
         entry, roll = self._roll(Task(table, None, 0))
-        if not entry.gains_life:
+        if not entry.spite_counts:
             roll["ignored"] = True
             roll["reason"] = "spite roll: only a result that gains life counts"
             self.result.steps[-1].honoured = False
@@ -160,16 +172,31 @@ class Resolver:
     def keep(self, kept: Roll, entry: Entry, context: Json) -> Resolution:
         """Go on after the roller picked `kept` out of a "roll N, keep one"."""
         task = Task.from_json(context["task"])
-        pending = [Task.from_json(t) for t in context["pending"]]
-        self.root = context["root"]
+        pending = self._restore(context)
+        if entry.offers:
+            self._waits.append((len(pending), kept["id"]))
         self._honour(kept, entry, task, pending)
         return self.run(pending)
 
+    def resume(self, context: Json) -> Resolution:
+        """Go on with the later rolls of a resolution that waited for an offer."""
+        return self.run(self._restore(context))
+
+    def _restore(self, context: Json) -> list[Task]:
+        self.root = context["root"]
+        self._waits = [(height, roll) for height, roll in context.get("waits", [])]
+        return [Task.from_json(t) for t in context["pending"]]
+
     def run(self, pending: list[Task]) -> Resolution:
-        """Make the pending rolls, last item first, until none are left or the budget runs out."""
+        """Make the pending rolls, last item first, until none are left or the budget runs out,
+        or until a result's offer must be settled before the next roll."""
         result = self.result
         spent = self._spent
+        waits = self._waits
         while pending and result.keep is None and result.exhausted is None:
+            if waits and waits[-1][0] >= len(pending):
+                self._pause(pending)
+                break
             task = pending.pop()
             if task.table == CHAOS_ROLL:  # "roll chaos": the list is decided now
                 target = result.last_list or self._chaos
@@ -189,11 +216,25 @@ class Resolver:
                 result.steps[-1].honoured = False
                 pending.append(task)
                 continue
+            if entry.offers:
+                waits.append((len(pending), roll["id"]))
             if entry.kind is Kind.LINK or entry.kind is Kind.MULTI:  # the rest ask for no rolls
                 self._honour(roll, entry, task, pending)
-        if result.keep is not None:
-            result.keep["pending"] = [t.to_json() for t in pending]
+        stopped = result.keep if result.keep is not None else result.paused
+        if stopped is not None:
+            stopped["pending"] = [t.to_json() for t in pending]
+            if waits:  # a keep's context had none before offers waited: logs read the same
+                stopped["waits"] = [list(w) for w in waits]
         return result
+
+    def _pause(self, pending: list[Task]) -> None:
+        """Stop before the next pending roll: the offers of the rolls whose own rolls are done
+        are settled first (taken and resolved, or declined)."""
+        waits = self._waits
+        settle: list[int] = []
+        while waits and waits[-1][0] >= len(pending):
+            settle.append(waits.pop()[1])
+        self.result.paused = {"root": self.root, "settle": sorted(settle), "used": self.used}
 
     def _roll(self, task: Task) -> tuple[Entry, Roll]:
         table = self._tables.get(task.table) or self.ruleset.table(task.table)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from bot.engine.events import EventOwner, OfferMade
+from bot.engine.events import EventOwner, OfferMade, RollPaused
 from bot.engine.model import Lasts, PlayerId
 
 T = TypeVar("T")
@@ -42,7 +42,7 @@ class Outcome:
     """Something a stack item did (or a counter took back from it), with what it replaced.
 
     `effect` is the effect an ``effect_ended`` removed (a Global replaced); `offer`, the offer an
-    ``offer_lapsed`` withdrew; `active` says a
+    ``offer_lapsed`` withdrew; `paused`, the pause a ``roll_resumed`` dropped; `active` says a
     player who stepped away was the active player; `away` is how many turns a player who came
     back still had to miss. That is all a counter needs to take the outcome back exactly.
     """
@@ -52,6 +52,7 @@ class Outcome:
     active: bool = False
     away: int | None = None
     offer: OfferMade | None = None
+    paused: RollPaused | None = None
 
 
 @dataclass
@@ -85,15 +86,16 @@ def record_outcome(
     active: bool = False,
     away: int | None = None,
     offer: OfferMade | None = None,
+    paused: RollPaused | None = None,
 ) -> None:
     """Remember what a stack item did (``item``), or what a counter took back from it
     (``undoes``), so that a counter, or a counter of that counter, can take it back."""
     item = event.get("item")
     if item is not None:
-        writable(stack, item).outcomes.append(Outcome(event, effect, active, away, offer))
+        writable(stack, item).outcomes.append(Outcome(event, effect, active, away, offer, paused))
     undoes = event.get("undoes")
     if undoes is not None:
-        writable(stack, undoes).undone.append(Outcome(event, effect, active, away, offer))
+        writable(stack, undoes).undone.append(Outcome(event, effect, active, away, offer, paused))
 
 
 def writable(stack: list[StackItem], item_id: int) -> StackItem:

@@ -34,6 +34,7 @@ class Player:
     name: str
     status: Status = Status.PLAYING
     life: int | None = None
+    unsure: bool = False  # a result changed the total in a way the bot can't count
     tokens: dict[str, int] = field(default_factory=dict)
     away_turns: int | None = None
     spited: bool = False
@@ -49,6 +50,16 @@ class PendingOffer:
     tables: tuple[str, ...]
     source: int
     name: str
+
+
+@dataclass(frozen=True)
+class PausedRoll:
+    """A multi-roll waiting for the offers of the rolls `waits` before its later rolls."""
+
+    item: int
+    player: PlayerId
+    waits: tuple[int, ...]
+    context: dict[str, object]
 
 
 @dataclass
@@ -118,6 +129,7 @@ class GameState:
     middle_ready: set[int] = field(default_factory=set)
     pending: Pending | None = None
     offers: dict[int, PendingOffer] = field(default_factory=dict)
+    paused: list[PausedRoll] = field(default_factory=list)  # the newest last
     winner: PlayerId | None = None
     seq: int = 0
 
@@ -145,6 +157,7 @@ class GameState:
         clone.middle_plays = dict(self.middle_plays)
         clone.middle_ready = set(self.middle_ready)
         clone.offers = dict(self.offers)
+        clone.paused = list(self.paused)
         clone.draws = dict(self.draws)
         return clone
 

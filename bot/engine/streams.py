@@ -20,6 +20,7 @@ Older games go on and replay the way they began (``game_started`` says which):
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable
 
@@ -39,7 +40,8 @@ PURPOSES = (
     "global",  # a roll on the start list (Global, world), or the next Global card
     "spite",  # a spite roll, or the spite card played
     "spite look",  # the order the spite look's other cards go to the bottom in
-    "spite gain",  # dice of a spite's life gain, once its condition is answered yes
+    "spite gain",  # dice of a spite's life gain, once its condition is answered yes (older logs)
+    "life",  # dice a result's change to life totals throws (a gain or loss in dice, a swap)
     "keep",  # the rolls after a "roll N, keep one" choice
     "fork",  # a RollFork's copy: its fresh inline dice and what it rolls
 )
@@ -69,6 +71,41 @@ def roll_key(seed: int, turn: int, purpose: str, n: int) -> str:
     The salt isn't in it: a front end that names the seed (a test, a replay) gets the same
     dice whatever salt it draws; the commitment covers both."""
     return f"dice3/{seed}/{turn}/{purpose}/{n}"
+
+
+# A roll's generator advances one 32-bit word of the Mersenne Twister per draw (two for a float),
+# and regenerates its 624 words each time they are used up.
+_WORDS = 624
+MAX_WORDS = 1 << 26  # far more than one resolution may throw (bot.engine.limits)
+
+
+def words_drawn(key: str, rng: random.Random) -> int:
+    """How many 32-bit words `rng`, seeded with `key`, has drawn so far.
+
+    A multi-roll that waits for an offer (:mod:`bot.engine.pauses`) goes on later with the
+    dice it began with: this says where they stood, and :func:`resumed` picks them up there.
+    The generator's index tells the count modulo 624, so only every 624th candidate is compared.
+    """
+    target = rng.getstate()[1]
+    probe = random.Random(key)
+    if probe.getstate()[1] == target:
+        return 0
+    words = int(target[-1])  # after k > 0 words the index is ((k - 1) % 624) + 1
+    probe.getrandbits(32 * words)
+    while probe.getstate()[1] != target:
+        if words > MAX_WORDS:
+            raise AssertionError("a roll's dice drew more words than any resolution may")
+        probe.getrandbits(32 * _WORDS)
+        words += _WORDS
+    return words
+
+
+def resumed(key: str, words: int) -> random.Random:
+    """The generator seeded with `key`, after it drew `words` 32-bit words."""
+    rng = random.Random(key)
+    if words:
+        rng.getrandbits(32 * words)  # one word per 32 bits asked for
+    return rng
 
 
 def tally(events: Iterable[Event]) -> Counter[tuple[int, str]]:

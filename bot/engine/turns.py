@@ -15,7 +15,7 @@ from bot.engine.context import Context, require
 from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesError
 from bot.engine.events import EffectEnded, TurnOrderChanged, TurnSkipped
 from bot.engine.model import Lasts, PlayerId
-from bot.engine.offers import lapse_offers, withdraw_offer
+from bot.engine.offers import lapse_offers, unfinished, withdraw_offer
 from bot.engine.state import GameState, Phase, Status
 
 # A table has at most this many seats: enough for any Chaos Magic pod, and few enough that the
@@ -73,6 +73,11 @@ def next_turn(ctx: Context, action: act.NextTurn) -> None:
         ctx.state.face_down is None,
         "the face-down chaos card must be revealed first (`chaos reveal`)",
     )
+    waiting = unfinished(ctx)
+    if waiting is not None:
+        # docs/engine.md: the later rolls of a multi-roll are mandatory; the offer is the
+        # player's. Neither is decided for them by ending the turn.
+        raise RulesError(f"the turn can't end yet: {waiting}")
     state = ctx.state
     if not state.rolled and state.active is not None:
         if not action.override:

@@ -2,11 +2,12 @@
 
 Every outcome the engine tracks is recorded on the stack item that made it (see
 :class:`bot.engine.state.Outcome`): an effect, world or Global started, a Global it replaced,
-tokens granted, life gained, a list change, an extra turn, a skip, a reversal, an absence. Each
-has an inverse here. A counter emits the inverses of an item's outcomes, newest first, marked
-``undoes``; a counter of that counter emits the inverses of those, marked ``item`` again. So
-countering a counter restores exactly what stood before, and a token that was spent in between
-is never handed back: only what the counter actually took is given back.
+tokens granted, life changed (or a total marked unsure), a list change, an extra turn, a skip,
+a reversal, an absence. Each has an inverse here. A counter emits the inverses of an item's
+outcomes, newest first, marked ``undoes``; a counter of that counter emits the inverses of
+those, marked ``item`` again. So countering a counter restores exactly what stood before, and a
+token that was spent in between is never handed back: only what the counter actually took is
+given back.
 """
 
 from __future__ import annotations
@@ -60,7 +61,11 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
             life = state.players[player].life
             if life is not None:
                 changed = {**event, "life": life - event["delta"], "delta": -event["delta"]}
+                changed.pop("dice", None)  # the inverse throws no dice
                 _emit(ctx, {**changed, "reason": REASON}, mark)
+        case "life_unsure":
+            if state.players[player].unsure is event["unsure"]:
+                _emit(ctx, {**event, "unsure": not event["unsure"], "reason": REASON}, mark)
         case "turn_order":
             _turn_order(ctx, event, mark)
         case "player_away":
@@ -81,6 +86,19 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
             if outcome.offer is not None:
                 # The offer comes back under a fresh id: the old one ended.
                 _emit(ctx, {**outcome.offer, "id": state.next_id}, mark)
+        case "roll_paused":
+            if any(paused.item == event["item"] for paused in state.paused):
+                dropped = {
+                    "type": "roll_resumed",
+                    "paused": event["item"],
+                    "dropped": True,
+                    "reason": "its roll was countered: the rolls it still had to make are dropped",
+                }
+                _emit(ctx, dropped, mark)
+        case "roll_resumed":
+            again = outcome.paused
+            if again is not None and all(p.item != again["item"] for p in state.paused):
+                _emit(ctx, dict(again), mark)
         case "player_back":
             if state.players[player].status is Status.PLAYING:
                 _emit(ctx, {"type": "player_away", "player": player, "turns": outcome.away}, mark)

@@ -76,6 +76,7 @@ _UNDER_A_ROLL = frozenset(
         "tokens",
         "list_changed",
         "life",
+        "life_unsure",
         "turn_order",
         "budget_exhausted",
         "offer_made",

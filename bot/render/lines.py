@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.engine import events as ev
 from bot.engine.events import Event, Json
-from bot.engine.model import ChaosSource
+from bot.engine.model import CHAOS_ROLL, ChaosSource
 from bot.render.choices import option_texts
 from bot.render.ids import effect_ref, middle_ref
 from bot.render.names import Names
@@ -231,6 +231,33 @@ def _offer_lapsed(e: ev.OfferLapsed, names: Names) -> str:
     return f"− the offered roll{on} lapses: {e['reason']}."
 
 
+def _offer_declined(e: ev.OfferDeclined, names: Names) -> str:
+    what = names.offers.get(e["id"])
+    on = f" on {offered(what, names)}" if what else ""
+    return f"{names.player(e['by'])} declines the offered roll{on}."
+
+
+def _paused(e: ev.RollPaused, names: Names) -> str:
+    pending = e["context"].get("pending") or []
+    task = pending[-1] if pending else {}
+    slot = f" {task['slot']}" if task.get("slot") else ""
+    table = str(task.get("table", ""))
+    where = "chaos" if table == CHAOS_ROLL else names.table(table)
+    lists = [t for roll in e["waits"] for t in names.offered_by.get(roll, ())]
+    take = f"`chaos roll {lists[0]}`" if lists else "`chaos roll LIST`"
+    decline = f"`chaos decline {lists[0]}`" if lists else "`chaos decline`"
+    return (
+        f"‖ {names.item(e['item'])} waits before its roll{slot} on {where}: the offered roll"
+        f" comes first, taken ({take}) or declined ({decline})."
+    )
+
+
+def _resumed(e: ev.RollResumed, names: Names) -> str:
+    if e["dropped"]:
+        return f"− {names.item(e['paused'])} makes no more rolls: {e['reason']}."
+    return f"→ {names.item(e['paused'])} goes on with its next roll."
+
+
 def _stack(e: ev.StackPushed, names: Names) -> str | None:
     who, target = names.player(e["player"]), names.item(e["target"])
     if e["kind"] == "counter":
@@ -296,7 +323,16 @@ def _chosen(e: ev.ChoiceMade, names: Names) -> str:
 
 def _life(e: ev.LifeChanged, names: Names) -> str:
     change = f"{e['delta']:+d}" if e["delta"] else "±0"
-    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']})."
+    thrown = e.get("dice")
+    dice = f"; {thrown['expr']} {thrown['faces']}" if thrown is not None else ""
+    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']}{dice})."
+
+
+def _life_unsure(e: ev.LifeUnsure, names: Names) -> str:
+    who = names.player(e["player"])
+    if e["unsure"]:
+        return f"{who}'s life is unsure now ({e['reason']}): `life set {who} N` once you know it."
+    return f"{who}'s life is sure again ({e['reason']})."
 
 
 def _spite_started(e: ev.SpiteStarted, names: Names) -> str:
@@ -377,6 +413,9 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "offer_made": _offer_made,
     "offer_taken": _offer_taken,
     "offer_lapsed": _offer_lapsed,
+    "offer_declined": _offer_declined,
+    "roll_paused": _paused,
+    "roll_resumed": _resumed,
     "stack": _stack,
     "countered": _countered,
     "card_drawn": _drawn,
@@ -385,6 +424,7 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "choice_offered": _offered,
     "choice_made": _chosen,
     "life": _life,
+    "life_unsure": _life_unsure,
     "spite_started": _spite_started,
     "spite_ended": _spite_ended,
     "player_out": lambda e, names: f"{names.player(e['player'])} is out: {e['reason']}.",

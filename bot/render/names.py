@@ -30,6 +30,7 @@ class Names:
     options: Mapping[str, str] = field(default_factory=dict)
     actions: Mapping[int, Json] = field(default_factory=dict)
     offers: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # the lists offered
+    offered_by: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # roll id: lists
 
     @classmethod
     def of(cls, game: Game) -> Names:
@@ -118,6 +119,7 @@ class _Collector:
         self.options: dict[str, str] = {}
         self.actions: dict[int, Json] = {}
         self.offers: dict[int, tuple[str, ...]] = {}
+        self.offered_by: dict[int, tuple[str, ...]] = {}
 
     def feed(self, events: Iterable[Event]) -> None:
         players, items = self.players, self.items
@@ -144,6 +146,7 @@ class _Collector:
                     self.actions[event["seq"]] = event["action"]
                 case "offer_made":
                     self.offers[event["id"]] = tuple(event["tables"])
+                    self.offered_by[event["source"]] = tuple(event["tables"])
                 case _:
                     pass
 
@@ -158,6 +161,7 @@ class _Collector:
             dict(self.options),
             dict(self.actions),
             dict(self.offers),
+            dict(self.offered_by),
         )
 
 

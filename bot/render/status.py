@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
-from bot.engine.offers import held_away
-from bot.engine.state import ActiveEffect, GameState, Phase, Player, Status
+from bot.engine.offers import awaited, held_away, waits_for
+from bot.engine.state import ActiveEffect, GameState, PendingOffer, Phase, Player, Status
 from bot.engine.turns import nobody_can_play
 from bot.render.ids import effect_ref, middle_ref
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
@@ -39,16 +39,28 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
 
 
 def offer_lines(state: GameState, names: Names) -> list[str]:
-    """The rolls results have offered and nobody has taken yet (they lapse at turn end)."""
+    """The rolls results have offered and nobody has taken yet (they lapse at turn end, but a
+    multi-roll that waits for one holds the turn until it is taken or declined)."""
     return [
         f"Offered to {names.player(o.player)} by {o.name}: a roll on {offered(o.tables, names)}"
         + (
             f" ({names.player(o.player)} is away: it waits for them until the turn ends)"
+            if held_away(state, o) and not awaited(state, o)
+            else f" ({names.player(o.player)} is away: the host or a referee may decline it"
+            f" with `chaos decline {o.tables[0]}`; R{_waiting(state, o)}'s next roll waits)"
             if held_away(state, o)
+            else f" (`chaos roll {o.tables[0]}`, or `chaos decline {o.tables[0]}`:"
+            f" R{_waiting(state, o)}'s next roll waits for it)"
+            if awaited(state, o)
             else f" (`chaos roll {o.tables[0]}`)"
         )
         for o in state.offers.values()
     ]
+
+
+def _waiting(state: GameState, offer: PendingOffer) -> int:
+    """The stack item of the newest multi-roll that waits for `offer`."""
+    return next(p.item for p in reversed(state.paused) if waits_for(p, offer))
 
 
 def fairness_lines(state: GameState) -> list[str]:
@@ -164,7 +176,11 @@ def seat_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         player = state.players[pid]
         turn = "▶" if pid == state.active else " "
         life = (
-            "" if not tracked else "        " if player.life is None else f"{player.life:>4} life"
+            ""
+            if not tracked
+            else "        "
+            if player.life is None
+            else f"{life_total(player):>4} life"
         )
         tokens = "  ".join(
             f"{TOKENS.get(t, t)} ×{n}" for t, n in sorted(player.tokens.items()) if n > 0
@@ -172,7 +188,20 @@ def seat_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         tokens = f"  {tokens}" if tokens else ""
         line = f" {turn} {player.name:<{width}} {life}{tokens}{_marks(state, player, once)}"
         lines.append(line.rstrip())
+    if any(state.players[p].unsure for p in order):
+        lines.append(UNSURE_NOTE)
     return lines
+
+
+UNSURE_NOTE = (
+    "A ? after a total: a result changed it in a way the bot can't count;"
+    " `life set NAME N` says what it is."
+)
+
+
+def life_total(player: Player) -> str:
+    """A tracked life total as the board shows it: "20", or "20?" when the bot isn't sure."""
+    return f"{player.life}?" if player.unsure else str(player.life)
 
 
 def chaos_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:

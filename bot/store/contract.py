@@ -300,6 +300,11 @@ class Store(ABC):
     async def list_tables(self, guild: str) -> list[StoredTable]:
         """The newest revision of each of a guild's tables, by id."""
 
+    @abstractmethod
+    async def table_revisions(self, guild: str) -> list[tuple[str, int]]:
+        """The id and newest revision of each of a guild's tables, by id, without their texts
+        (an autocomplete asks on every keystroke: a guild's texts may be megabytes)."""
+
     # -- boards ----------------------------------------------------------------------------
 
     @abstractmethod

@@ -86,3 +86,11 @@ class GuildStore(Database):
             (guild,),
         )
         return [StoredTable(*row) for row in rows]
+
+    async def table_revisions(self, guild: str) -> list[tuple[str, int]]:
+        rows = await self._rows(
+            "SELECT table_id, MAX(revision) FROM guild_tables WHERE guild = ?"
+            " GROUP BY table_id ORDER BY table_id",
+            (guild,),
+        )
+        return [(str(row[0]), int(row[1])) for row in rows]

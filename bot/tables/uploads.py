@@ -21,11 +21,15 @@ import yaml
 
 from bot.tables.files import FileKind, FileResult, LoadedFile, inspect_document
 from bot.tables.folders import LoadedRuleset, check_folder
+from bot.tables.plain import detect, read_plain
 from bot.tables.problems import TableFileError, TableProblems
 from bot.tables.snapshot import read_texts
 from bot.tables.yamlnodes import Document, parse_document
 
 MAX_UPLOAD = 256 * 1024  # bytes; the biggest bundled file is a fraction of this
+# Another format's file (bot.tables.plain) may be larger: zorgle's export of 944 effects is
+# 1.2 MB of JSON, most of it fields we don't keep. What it becomes must fit MAX_UPLOAD.
+MAX_IMPORT = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ class CheckedUpload:
     kind: FileKind
     title: str
     what: str  # "a list of 6 entries (d6)", "a deck of 12 cards"
+    converted: str | None = None  # read from another format: the table file that is stored
+    preview: str | None = None  # and what was read, guessed and not read (bot.tables.plain)
 
 
 def summarise(file: LoadedFile) -> CheckedUpload:
@@ -47,7 +53,43 @@ def summarise(file: LoadedFile) -> CheckedUpload:
         what = f"a deck of {_count(sum(c.copies for c in file.deck.cards), 'card', 'cards')}"
     else:
         what = "a ruleset"
+    if file.warnings:  # entries that speak of life but declare no change (see Checker.warn)
+        n = len(file.warnings)
+        what += (
+            f"; {_count(n, 'entry speaks', 'entries speak')} of life but"
+            f" declare{'s' if n == 1 else ''} no change, so the bot shows every total as unsure"
+            " when one comes up: give each a `life:` key (see the table format)"
+        )
     return CheckedUpload(file.id, file.kind, file.title, what)
+
+
+def check_any_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> CheckedUpload:
+    """What an upload holds, in any format a group may upload (:mod:`bot.tables.plain`): one of
+    our files as :func:`check_upload` checks it, or a list in another format read into one,
+    which is then checked the same way; TableProblems naming every problem."""
+    every = list(rulesets)
+    kind = detect(name, data) if len(data) <= MAX_IMPORT else None
+    if kind is None:
+        return summarise(check_upload(name, data, every))
+    imported = read_plain(name, data, list_names(every))
+    text = imported.text
+    checked = summarise(check_upload(f"{imported.id}.yaml", text.encode(), every))
+    return replace(checked, converted=text, preview=imported.preview())
+
+
+def list_names(rulesets: Iterable[LoadedRuleset]) -> dict[str, str]:
+    """The lists a link may go to, by lower-case id and name ("wacky", "wackyland"), and by
+    name without "the" or "list" ("vortex" for "The Vortex", "b" for "List B")."""
+    names: dict[str, str] = {}
+    for loaded in rulesets:
+        for file in loaded.files:
+            if file.kind is not FileKind.TABLE:
+                continue
+            title = file.title.lower()
+            said = (file.id.lower(), title, title.removeprefix("the "), title.removeprefix("list "))
+            for name in said:
+                names.setdefault(name.strip(), file.id)
+    return names
 
 
 def check_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) -> LoadedFile:

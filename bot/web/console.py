@@ -30,7 +30,7 @@ READY_SECONDS = 30.0
 class ConsolePages:
     """The pages of one console session: :meth:`start`, :meth:`link`, :meth:`close`."""
 
-    def __init__(self, db: Path, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, db: Path | str, *, host: str = "127.0.0.1", port: int = 0) -> None:
         self.db = db
         self.host = host
         self.port = port

@@ -6,6 +6,7 @@ Four routes under a link's token, and the page's two files::
     GET /g/TOKEN/view             the view as JSON (bot.web.view), now
     GET /g/TOKEN/stream           server-sent events: the view, again after every change
     GET /static/page.css|page.js  how the page looks and draws the view
+    GET /healthz                  the bot's health, for a container orchestrator (bot only)
 
 ``?layout=overlay`` asks for the compact layout on a transparent background, for a corner of
 a stream (an OBS browser source); the page passes it on to its stream.
@@ -144,8 +145,10 @@ class PageServer:
         poll: float = POLL_SECONDS,
         heartbeat: float = HEARTBEAT_SECONDS,
         slots: Slots | None = None,
+        health: Callable[[], Awaitable[tuple[bool, str]]] | None = None,
     ) -> None:
         self.service = service
+        self.health = health  # whether the bot is fit to answer, and a line saying why
         self.links = links
         self.host = host
         self.requested_port = port
@@ -193,6 +196,8 @@ class PageServer:
         app.router.add_get("/g/{token}", self._html)
         app.router.add_get("/g/{token}/view", self._json)
         app.router.add_get("/g/{token}/stream", self._stream)
+        if self.health is not None:
+            app.router.add_get("/healthz", self._healthz)
         # A page that goes away (closed, reloaded) ends its stream at once, and gives its
         # client's slot back (see bot.web.streams).
         runner = web.AppRunner(
@@ -229,6 +234,13 @@ class PageServer:
 
     async def _root(self, request: web.Request) -> web.Response:
         return sentence(PAGE_MISSING, 404)
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        """200 when the bot can answer players (its gateway connected, its database
+        answering), else 503; either way one line saying how each stands."""
+        assert self.health is not None
+        healthy, line = await self.health()
+        return sentence(line, 200 if healthy else 503)
 
     async def _no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)

@@ -260,6 +260,7 @@ def _seat(state: GameState, player: Player, once: bool) -> JSON:
         "active": player.id == state.active,
         "host": player.id == state.host,
         "life": player.life,
+        "unsure": player.unsure,
         "status": player.status.value,
         "tokens": [
             {"name": TOKENS.get(token, token), "count": count}

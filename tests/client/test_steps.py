@@ -141,3 +141,19 @@ def test_an_offer_of_a_player_who_stepped_away_has_no_button_while_they_are_away
     steps = next_steps(game.state, game.ruleset)
     assert [s.label for s in steps][:1] == ["Roll on vortex"]
     assert steps[0].option == 1  # still numbered among every open offer
+
+
+def test_a_multi_roll_waiting_for_its_offer_shows_take_and_decline_and_nothing_else() -> None:
+    from tests.engine.test_pauses import begun as waiting_game
+
+    game = waiting_game()
+    game.act(a.RollChaos(actor="ann"))  # List A: Offerer then List B; Offerer offers List C
+    assert next_steps(game.state, game.ruleset) == [
+        Step(StepKind.OFFER, "Roll on List C", 1),
+        Step(StepKind.DECLINE, "Decline List C", 1),
+    ]
+    game.act(a.Away(actor="ann"))  # nobody rolls for her, but the host may still decline
+    assert next_steps(game.state, game.ruleset) == [Step(StepKind.DECLINE, "Decline List C", 1)]
+    game.act(a.Back(actor="ann"))
+    game.act(a.Decline(actor="ann"))
+    assert kinds(game) == [StepKind.NEXT]

@@ -129,6 +129,9 @@ def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]
         ("chaos roll EXTRA", a.RollChaos(actor="cy", referee=True, extra=True)),
         ("chaos roll nowhere", a.RollChaos(actor="cy", referee=True, table="nowhere")),
         ("chaos reveal", a.Reveal(actor="cy")),
+        ("chaos decline", a.Decline(actor="cy")),
+        ("chaos decline WackyLand", a.Decline(actor="cy", table="wacky")),
+        ("chaos decline nowhere", a.Decline(actor="cy", table="nowhere")),  # the engine says
         ("chaos counter", a.Counter(actor="cy")),
         ("chaos fork", a.Fork(actor="cy")),
         ("chaos spite", a.Spite(actor="cy")),
@@ -229,6 +232,7 @@ def test_as_keeps_the_speaker_for_game_start() -> None:
         ("turn seats", "name every player"),
         ("chaos choose", "say which option"),
         ("chaos roll a b", "one list at most"),
+        ("chaos decline a b", "one list at most (usage: chaos decline [LIST])"),
         ("as Bob chaos roll", "with a colon after the name"),
         ("as Bob:", "say what Bob does after the colon"),
         ("table show", "name a list or deck"),
@@ -346,7 +350,7 @@ def test_a_topic_reads_answer_detail_then_see_also_and_wraps_only_when_asked(rul
 def test_an_ambiguous_topic_lists_the_rules_it_could_mean() -> None:
     rules = find_ruleset("classic").rules
     found = find_rules(rules, "life")
-    assert [r.id for r in found] == ["targets-and-fizzle", "spite-roll"]
+    assert [r.id for r in found] == ["targets-and-fizzle", "spite-roll", "life-totals"]
     text = rules_text(rules, "life", "classic")
     assert text.startswith("Several rules are about 'life', best first")
     assert "spite-roll" in text
@@ -427,7 +431,7 @@ def test_a_number_alone_picks_from_the_topics_offered_else_it_is_a_search() -> N
     assert picked_rule(answer.offered, "spite") is None
     assert picked_rule((), "2") is None
     assert picked_rule(answer.offered, "²") is None  # a digit Python reads, but not a number typed
-    for wrong in ("0", "3", "99999999999999999999"):
-        with pytest.raises(CommandError, match="the last list has 2 topics"):
+    for wrong in ("0", "4", "99999999999999999999"):
+        with pytest.raises(CommandError, match="the last list has 3 topics"):
             picked_rule(answer.offered, wrong)
     assert rules_answer(rules, "spite-roll", "classic").offered == ()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import discord
 from discord import app_commands
 
 from bot.client.bot import EXTENSIONS, ChaosBot
@@ -31,12 +32,15 @@ async def slash_commands(folder: Path) -> dict[str, app_commands.Command[Any, ..
     store = await Store.open(folder / "tree.db")
     service = GameService(store)
     try:
-        bot = ChaosBot(service, Settings(db_path=folder / "tree.db"))
+        # With a development server, whose own /sync is there too.
+        bot = ChaosBot(service, Settings(db_path=folder / "tree.db", dev_guild=1))
         for name in EXTENSIONS:  # what setup_hook loads, without logging in
             await bot.load_extension(name)
+        everywhere = bot.tree.walk_commands()
+        dev = bot.tree.walk_commands(guild=discord.Object(1))
         found = {
             command.qualified_name: command
-            for command in bot.tree.walk_commands()
+            for command in [*everywhere, *dev]
             if isinstance(command, app_commands.Command)
         }
         await bot.uploads.close()  # never logged in: nothing else of it is open

@@ -453,9 +453,9 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
     tmp_path: Path,
 ) -> None:
     ranked = find_rules(find_ruleset("classic").rules, "life")
-    assert len(ranked) == 2
-    first, second = ranked
-    stdin = "rules 1\nrules life\nrules 2\nrules spite-roll\nrules 1\nrules 3\nrules 0\nquit\n"
+    assert len(ranked) == 3
+    first, second, third = ranked
+    stdin = "rules 1\nrules life\nrules 2\nrules spite-roll\nrules 1\nrules 4\nrules 0\nquit\n"
     stdout = play(tmp_path, "--ruleset", "classic", stdin=stdin)
     # No list shown yet: a number is a search like any other words (and its list is replaced
     # by the next one shown).
@@ -464,6 +464,7 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
         "Several rules are about 'life', best first; pick one with `rules NUMBER`:",
         f"  1  {first.title} ({first.id})",
         f"  2  {second.title} ({second.id})",
+        f"  3  {third.title} ({third.id})",
     ]
     assert_in_order(
         stdout,
@@ -472,10 +473,10 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
         r"> rules spite-roll",
         r"> rules 1",  # the list stays to pick from after reading one of its topics
         re.escape(f"{first.title} ({first.id})"),
-        r"> rules 3",
-        re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
+        r"> rules 4",
+        re.escape("! the last list has 3 topics: pick one with `rules 1` to `rules 3`"),
         r"> rules 0",
-        re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
+        re.escape("! the last list has 3 topics: pick one with `rules 1` to `rules 3`"),
     )
 
 

@@ -278,6 +278,8 @@ async def test_help_lists_every_command_group(fake_discord: FakeDiscord, tmp_pat
         assert "…" not in text  # nothing was cut to fit
         assert "/game start" in text
         for command in t.fake.synced_commands():
+            if command["name"] == "sync":  # the owner's, in the development server only
+                continue
             assert f"/{command['name']}" in text, command["name"]
             for sub in command.get("options") or []:
                 if sub["type"] == 1:  # a subcommand
@@ -334,4 +336,12 @@ async def test_sync_is_for_the_bots_owner(fake_discord: FakeDiscord, tmp_path: P
         body = await final_answer(t, "sync", {"where": "everywhere"}, user=fake.owner)
         assert "every server" in text_of(body)
         (everywhere,) = fake.calls_to(f"PUT /applications/{fake.app_id}/commands")
-        assert {c["name"] for c in everywhere.json} == {c["name"] for c in fake.synced_commands()}
+        # Every command but /sync, which stays the development server's own.
+        assert {c["name"] for c in everywhere.json} == {
+            c["name"] for c in fake.synced_commands()
+        } - {"sync"}
+        (here, *_) = fake.calls_to(synced)
+        assert "sync" in {c["name"] for c in here.json}
+        for command in [*everywhere.json, *here.json]:  # offered in servers only, never in DMs
+            assert command["contexts"] == [0], command["name"]
+            assert command["dm_permission"] is False, command["name"]

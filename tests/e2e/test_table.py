@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+
+import pytest
 
 from bot.tables import load_bundled
 from bot.tables.registry import bundled_dir
@@ -275,16 +278,87 @@ async def test_what_is_not_a_table_file_is_refused(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
-        body = await upload(t, "house.txt", HOUSE)
+        body = await upload(t, "house.png", HOUSE)
         assert is_ephemeral(body)
-        assert text_of(body) == "house.txt isn't a table file: upload a .yaml file."
+        assert text_of(body) == (
+            "house.png isn't a table file: upload a .yaml file, or a list as numbered text"
+            " (.txt), a spreadsheet (.csv) or zorgle's export (.json)."
+        )
 
         ruleset = (bundled_dir() / "classic" / "ruleset.yaml").read_bytes()
         body = await upload(t, "ruleset.yaml", ruleset)
         assert is_ephemeral(body)
         assert "kind: a ruleset file can't be uploaded" in text_of(body)
         assert await stored(t) == []
-        assert not any("house.txt" in path for path in downloads(t.fake))
+        assert not any("house.png" in path for path in downloads(t.fake))
+
+
+@aio
+async def test_a_spreadsheet_is_read_stored_as_our_yaml_and_played(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A list from a spreadsheet: the answer previews what was read and guessed, the stored
+    table is our YAML (as /table export gives it), and a game plays it; a bad row is named
+    by its line and column."""
+    sheet = b"Roll,Name,Text\n1,Storm,Each player takes 2 damage.\n2,Calm,Nobody attacks.\n"
+    sheet += b"3-6,Twice,Roll twice.\n"
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        body = await upload(t, "house.csv", sheet)
+        text = text_of(body)
+        assert "**house** (`house`): a list of 3 entries (d6), stored as revision 1" in text
+        assert "Read as CSV: house (house), 3 entries, dice d6." in text
+        assert "line 4: rolls 2 times on this list ('Roll twice.')" in text
+        ((table_id, revision, stored_text),) = await stored(t)
+        assert (table_id, revision) == ("house", 1)
+        assert stored_text.startswith("schema: 1\nkind: table\nid: house\n")
+        await t.game("classic", tables="house")
+        bad = await upload(t, "bad.csv", b"Roll,Name,Text\n1,Storm,x\none,Calm,y\n")
+        assert "bad.csv:3 column Roll: expected a number or a range like 3-5, got 'one'" in (
+            text_of(bad)
+        )
+        assert [s[:2] for s in await stored(t)] == [("house", 1)]
+
+
+FORMATS = [
+    (
+        "house.txt",
+        "numbered text",
+        b"House\n1. Storm \xe2\x80\x94 Each player takes 2 damage.\n2. Calm \xe2\x80\x94 Rest.\n",
+        b"1. Storm \xe2\x80\x94 x\n1. Calm \xe2\x80\x94 y\n",
+        "house.txt:2: number 1 is used twice: also on line 1",
+    ),
+    (
+        "house.json",
+        "zorgle's JSON",
+        b'{"effects": [{"effectName": "Storm", "shortDesc": "Each player takes 2 damage.",'
+        b' "rarity": "rare", "duration": "Instant"}, {"effectName": "Calm",'
+        b' "shortDesc": "Rest.", "rarity": "rare", "duration": "Turn"}]}',
+        b'{"effects": [{"effectName": "Storm", "shortDesc": "x", "rarity": "mythic"}]}',
+        "house.json:1 effects[0].rarity: unknown rarity 'mythic'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "kind", "good", "bad", "problem"), FORMATS)
+def test_numbered_text_and_zorgles_export_are_read_and_a_bad_one_named(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    name: str,
+    kind: str,
+    good: bytes,
+    bad: bytes,
+    problem: str,
+) -> None:
+    async def run() -> None:
+        async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+            body = await upload(t, name, good)
+            assert f"Read as {kind}: " in text_of(body)
+            assert "a list of 2 entries (d2), stored as revision 1" in text_of(body)
+            refused = await upload(t, name, bad)
+            assert problem in text_of(refused)
+            assert [s[:2] for s in await stored(t)] == [("house", 1)]
+
+    asyncio.run(run())
 
 
 # -- checking and downloading --------------------------------------------------------------------

@@ -140,7 +140,7 @@ def test_table_dice_compare_by_their_declared_fields() -> None:
     [
         pytest.param(lambda: Die(1), "sides", id="d1"),
         pytest.param(lambda: Die(0), "sides", id="d0"),
-        pytest.param(lambda: Die(1001), "sides", id="d1001"),
+        pytest.param(lambda: Die(10_001), "sides", id="d10001"),
         pytest.param(lambda: Die(True), "sides", id="bool"),
         pytest.param(lambda: Die(cast(int, "6")), "sides", id="text"),
         pytest.param(lambda: Sum(0, 6), "dice", id="0d6"),

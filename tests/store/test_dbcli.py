@@ -20,10 +20,11 @@ from tests.store.helpers import begun, open_service, play_turn
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def chaos(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def chaos(*args: str, input: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("CHAOS_")}
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
+        input=input,
         capture_output=True,
         text=True,
         timeout=120,

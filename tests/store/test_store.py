@@ -220,6 +220,9 @@ async def test_guild_tables_keep_every_revision(database: Path | str) -> None:
             ("other", 1, "o1"),
         ]
         assert await store.list_tables("nobody") == []
+        # What an autocomplete reads on every keystroke: ids and revisions, no texts.
+        assert await store.table_revisions("g") == [("house", 2), ("other", 1)]
+        assert await store.table_revisions("nobody") == []
 
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:

@@ -11,9 +11,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Begin, Choose, Game, Join, NextTurn, RollChaos
+from bot.engine import Begin, Choose, Decline, Game, Join, NextTurn, RollChaos
 from bot.engine.errors import TableError
+from bot.engine.events import Event
 from bot.engine.model import ChaosSource, Nesting, SpitePolicy, StartRoll, ZonePolicy
+from bot.engine.offers import in_turn
 from bot.tables import load_folder, load_ruleset
 from bot.tables.dealpete import Conversion, convert_dealpete, write_conversion
 from tests.tables.dealpete_samples import deal_list, dump, real_shaped
@@ -63,11 +65,25 @@ def play(folder: Path, turns: int = 12, seed: int = 5) -> Game:
         active = game.state.active
         assert active is not None
         game.act(RollChaos(actor=active))
-        while game.state.pending is not None:
-            option = game.state.pending.options[0][0]
-            game.act(Choose(actor=active, option=option, referee=True))
+        settle(game, active)
         game.act(NextTurn(actor=active))
     return game
+
+
+def settle(game: Game, actor: str) -> list[Event]:
+    """Answer every choice (the first option) and decline every offer a multi-roll waits for
+    (it would hold the turn), as a referee; the events that made."""
+    events: list[Event] = []
+    while game.state.pending is not None or game.state.paused:
+        pending = game.state.pending
+        if pending is not None:
+            option = pending.options[0][0]
+            events += game.act(Choose(actor=actor, option=option, referee=True))
+        else:
+            events += game.act(
+                Decline(actor=actor, referee=True, table=in_turn(game.state)[0].tables[0])
+            )
+    return events
 
 
 # -- dice ----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from bot.tables import load_ruleset
 from bot.tables.dealpete import convert_dealpete, write_conversion
 from bot.tables.dealpete_named import _split_quoted
 from tests.tables.dealpete_samples import real_shaped
-from tests.tables.test_dealpete import DATA, play
+from tests.tables.test_dealpete import DATA, play, settle
 
 NAMED = DATA / "named.yaml"
 
@@ -138,7 +138,9 @@ def test_demanded_rolls_are_rolled_at_once_in_order(tmp_path: Path) -> None:
     seen: dict[int, list[str]] = {}
     for seed in range(200):
         game = play(tmp_path, turns=0, seed=seed)
-        rolls = [e for e in game.act(RollChaos(actor="ann", table="b")) if e["type"] == "roll"]
+        made = game.act(RollChaos(actor="ann", table="b"))
+        made += settle(game, "ann")  # a roll offered on the way waits for its decline first
+        rolls = [e for e in made if e["type"] == "roll"]
         top = rolls[0]
         children = [r["table"] for r in rolls if r["parent"] == top["id"]]
         seen.setdefault(top["result"], children)

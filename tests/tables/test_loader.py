@@ -266,7 +266,8 @@ def test_bad_band(tmp_path: Path, at: str, message: str) -> None:
     ("dice", "path", "words"),
     [
         ("d2O", "dice", "expected dice like d20, 2d10 or {tens: d8}, got 'd2O'"),
-        ("d5000", "dice", "sides on a die must be a whole number from 2 to 1000"),
+        ("d10001", "dice", "sides on a die must be a whole number from 2 to 10000"),
+        ("2d5000", "dice", "sides on a die must be a whole number from 2 to 1000"),
         ("100d1000", "dice", "makes 99,901 different results; a table may have at most 10,000"),
         ("{tens: 2d6}", "dice.tens", "expected one die like d20 for the tens, got '2d6'"),
         ("{tens: d8, units: d10}", "dice.units", "unknown key 'units'"),

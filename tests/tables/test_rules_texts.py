@@ -161,6 +161,7 @@ def test_a_hint_wrapped_over_two_lines_is_still_a_slash_command() -> None:
     assert slashed("use `turn next\noverride` now") == "use `/turn next override:True` now"
     assert slashed("or `chaos\nroll extra`") == "or `/chaos roll extra:True`"
     assert slashed("take it: `chaos roll\nvortex`") == "take it: `/chaos roll list:vortex`"
+    assert slashed("or not: `chaos decline\nvortex`") == "or not: `/chaos decline list:vortex`"
 
 
 # -- the rulings the new topics state ------------------------------------------------------------

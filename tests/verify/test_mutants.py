@@ -33,6 +33,7 @@ from bot.engine import (
     ChaosError,
     Choose,
     Counter,
+    Decline,
     End,
     Fork,
     Game,
@@ -45,6 +46,7 @@ from bot.engine import (
     action_from_json,
 )
 from bot.engine.model import Ruleset
+from bot.engine.offers import in_turn
 from bot.engine.state import Phase, Status
 from bot.tables.registry import find_ruleset
 from bot.tables.snapshot import Snapshot, take_snapshot
@@ -105,6 +107,11 @@ def played(ruleset: str, seed: int) -> Game:
         if offers and rng.random() < 0.5:
             _try(game, RollChaos(actor=offers[0].player, table=offers[0].tables[0]))
             answer()
+        while game.state.paused and game.state.phase is Phase.PLAYING:  # a multi-roll waits
+            table = in_turn(game.state)[0].tables[0]
+            if not _try(game, Decline(actor="ann", referee=True, table=table)):
+                break
+            answer()
         if rng.random() < 0.2:
             _try(game, RollChaos(actor="ann", referee=True, extra=True))
             _try(game, Reveal(actor=actor))
@@ -135,6 +142,47 @@ def played(ruleset: str, seed: int) -> Game:
     if game.state.phase is not Phase.ENDED:
         game.act(End(actor="ann", referee=True))
     return game
+
+
+@cache
+def waited() -> Game:
+    """A lists game where multi-rolls wait for their offers (issue 23, ruling 1): seed 11176's
+    fourth chaos roll is Staircase, whose roll on A is Gift Economy. One wait is taken (the
+    Vortex), one declined and undone, and the game ends while nothing waits."""
+    snapshot, loaded = bundled("lists")
+    game = Game.start(
+        loaded.ruleset, seed=11176, host="ann", name="Ann", salt="0" * 32, tables=snapshot.hash
+    )
+    for name in NAMES[1:]:
+        game.act(Join(actor=name.lower(), player_name=name))
+    game.act(Begin(actor="ann"))
+    for _ in range(3):
+        game.act(RollChaos(actor=game.state.active or "ann"))
+        game.act(NextTurn(actor="ann", referee=True, override=True))
+    game.act(RollChaos(actor="ann"))
+    assert game.state.paused
+    game.act(Decline(actor="ann", table="vortex"))
+    game.act(Undo(actor="ann", referee=True))
+    game.act(RollChaos(actor="ann", table="vortex"))
+    assert not game.state.paused
+    game.act(NextTurn(actor="ann"))
+    game.act(End(actor="ann", referee=True))
+    return game
+
+
+def test_mutants_of_a_game_whose_rolls_waited_are_refused_or_tell_the_same_story() -> None:
+    original = waited()
+    assert [e["type"] for e in original.events].count("roll_resumed") >= 1
+    lines = lines_of(original)
+    assert judge(original, original.export(), "the export itself") == "same story"
+    rng = random.Random("mutants/waited/raw")
+    verdicts: dict[str, int] = {}
+    for n in range(RAW_MUTANTS):
+        mutation = RAW[n % len(RAW)]
+        mutant = mutation(rng, lines)
+        verdict = judge(original, "\n".join(mutant) + "\n", f"mutant {n} ({mutation.__name__})")
+        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+    assert verdicts.get("refused", 0) > RAW_MUTANTS * 0.8
 
 
 def _try(game: Game, action: Action | None) -> bool:
@@ -351,7 +399,8 @@ def _noop(rng: random.Random, game: Game, life: bool) -> None:
         tracked = [
             p
             for p in game.state.players.values()
-            if p.status is not Status.OUT and p.life is not None and p.life >= 1
+            # a total the bot is unsure of is no no-op to set: a player says what it is
+            if p.status is not Status.OUT and p.life is not None and p.life >= 1 and not p.unsure
         ]
         if tracked:
             player = rng.choice(tracked)

@@ -14,6 +14,8 @@
   const base = location.pathname.replace(/\/+$/, "");
   const streamUrl = base + "/stream" + (layout === "overlay" ? "?layout=overlay" : "");
   const $ = (id) => document.getElementById(id);
+  const UNSURE = "A result changed this total in a way the bot can't count: " +
+                 "a player says what it is with life set.";
   let latest = null;
 
   // An element with text (or child elements) in it: el("li", {class: "x"}, "text", child).
@@ -88,7 +90,11 @@
     $("seats").classList.toggle("many", view.seats.length > 6);
     fill("seats", view.seats.map((s) => {
       const bits = [];
-      if (s.life !== null) bits.push(el("span", {class: "life"}, s.life + " life"));
+      if (s.life !== null) {
+        bits.push(s.unsure
+          ? el("span", {class: "life unsure", title: UNSURE}, s.life + "? life")
+          : el("span", {class: "life"}, s.life + " life"));
+      }
       for (const t of s.tokens) bits.push(el("span", {class: "token"}, t.name + " ×" + t.count));
       const marks = s.marks.concat(s.host ? ["host"] : []);
       return el("li", {class: "seat " + s.status + (s.active ? " active" : ""),
