@@ -12,6 +12,7 @@ from typing import Any
 from bot.engine import events as ev
 from bot.engine.events import Event, Json
 from bot.engine.model import CHAOS_ROLL, ChaosSource
+from bot.render.choices import option_texts
 from bot.render.ids import effect_ref, middle_ref
 from bot.render.names import Names
 
@@ -294,13 +295,25 @@ def _shuffled(e: ev.DeckShuffled, names: Names) -> str:
 
 
 def _offered(e: ev.ChoiceOffered, names: Names) -> str:
+    return "\n".join(choice_lines(e, names))
+
+
+def choice_lines(e: ev.ChoiceOffered, names: Names, width: int = WIDTH) -> list[str]:
+    """A choice: who chooses, then each option numbered, with what it does indented under it
+    (wrapped to `width`)."""
     head = _CHOICE.get(e["kind"], "{who} chooses").format(who=names.player(e["player"]))
     if question := e["context"].get("question"):  # a spite asks what the table can't know
         head = f"{question} ({names.player(e['player'])} answers)"
     if not e["options"]:  # a front end that shows the options to the chooser alone
-        return f"? {head}: the choices are shown to them only."
-    options = [f"   {n}) {o['name']}" for n, o in enumerate(e["options"], 1)]
-    return "\n".join([f"? {head} — `chaos choose N`:", *options])
+        return [f"? {head}: the choices are shown to them only."]
+    choices = [(o["id"], o["name"]) for o in e["options"]]
+    texts = option_texts(e["kind"], choices, e["context"], names.ruleset)
+    lines = [f"? {head} — `chaos choose N`:"]
+    for n, ((_, name), text) in enumerate(zip(choices, texts, strict=True), 1):
+        lines.append(f"   {n}) {name}")
+        if text:
+            lines += wrap(text, "      ", width)
+    return lines
 
 
 def _chosen(e: ev.ChoiceMade, names: Names) -> str:

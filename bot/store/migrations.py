@@ -170,6 +170,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         # PostgreSQL's alone, like the claims of migration 5 (see bot.store.pgleases).
         (),
     ),
+    Migration(
+        8,
+        "turn mentions: a guild may ping whose turn it is; a member may turn it off for themselves",
+        (
+            """ALTER TABLE guild_settings ADD COLUMN turn_mentions INTEGER NOT NULL DEFAULT 0
+                CHECK (turn_mentions IN (0, 1))""",
+            # The Discord ids of the members who said no, space-separated.
+            "ALTER TABLE guild_settings ADD COLUMN quiet TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

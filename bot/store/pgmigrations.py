@@ -174,6 +174,14 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE claims ADD COLUMN lease TEXT",
         ),
     ),
+    Migration(
+        8,
+        MIGRATIONS[7].name,
+        (
+            "ALTER TABLE guild_settings ADD COLUMN turn_mentions BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE guild_settings ADD COLUMN quiet TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS migrations (

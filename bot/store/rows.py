@@ -124,15 +124,18 @@ def snapshot_files(snapshot: Snapshot) -> list[tuple[str, int, str, str, str, st
 
 def settings_from(row: Row) -> GuildSettings:
     """A guild's settings from its row (referee_role, default_ruleset, auto_roll,
-    secret_rolls, turn_powers)."""
-    role, ruleset, auto_roll, secret, powers = row
+    secret_rolls, turn_powers, turn_mentions, quiet)."""
+    role, ruleset, auto_roll, secret, powers, mentions, quiet = row
     secret_rolls: SecretRolls = secret
-    return GuildSettings(role, ruleset, bool(auto_roll), secret_rolls, bool(powers))
+    members = tuple(str(quiet).split())
+    return GuildSettings(
+        role, ruleset, bool(auto_roll), secret_rolls, bool(powers), bool(mentions), members
+    )
 
 
 def settings_row(
     guild: str, settings: GuildSettings, now: float | None
-) -> tuple[str, int | None, str, bool, str, bool, float]:
+) -> tuple[str, int | None, str, bool, str, bool, bool, str, float]:
     """The ``guild_settings`` row that saves `settings`, in its columns' order. The flags
     are bools: PostgreSQL's BOOLEAN wants them, and SQLite stores them as the 0 and 1 its
     column allows."""
@@ -143,6 +146,8 @@ def settings_row(
         settings.auto_roll,
         settings.secret_rolls,
         settings.turn_powers,
+        settings.turn_mentions,
+        " ".join(settings.quiet),  # Discord ids, which hold no space
         stamp(now),
     )
 

@@ -187,6 +187,14 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
         r"Ann rolls The Vortex 3d8 \[\d+, \d+, \d+\] = \d+ → #\d+ .+",
         r"! Chaos Lists A–F has no list or deck 'nowhere'\. .+",
         r"Game over: ended by Ann\.",
+        # The recap: who was left, the counts, the seed and how to check it.
+        r"Recap: Game over \(ended by Ann\)\. Still in at the end: Ann, Bob, Cy\.",
+        r"  Ann: still in at the end",
+        r"  Bob: still in at the end",
+        r"  Cy: still in at the end",
+        r"3 turns played, (\d+) rolls made\.",
+        r"Seed 11, salt [0-9a-f]+: export the log and check every roll against them with"
+        r" `game verify`\.",
         r"! There's no game in progress at table 'friday'\.",
         r"Wrote the log \((\d+) events\) to log\.jsonl\.",
     )
@@ -196,6 +204,7 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
     events = [json.loads(line) for line in exported]
     assert events[0]["action"]["name"] == "game start"
     assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+    assert int(found[-4].group(1)) == sum(1 for e in events if e["type"] == "roll")
     assert "The game is saved" not in stdout  # nothing left in progress to come back to
 
 

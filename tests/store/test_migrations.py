@@ -37,7 +37,8 @@ SEEDS: dict[int, Seed] = {
     4: _seed_v3,
     5: _seed_v3,
     6: _seed_v3,
-}  # 2, 4, 5, 6 left them
+    7: _seed_v3,
+}  # 2, 4, 5, 6, 7 left them
 
 
 async def at_version(path: Path, version: int) -> None:
@@ -75,6 +76,8 @@ async def test_upgrade_from_every_earlier_schema(tmp_path: Path, version: int) -
             assert settings is not None
             assert settings.default_ruleset == "lists"
             assert settings.turn_powers is False  # the setting arrived off
+            assert settings.turn_mentions is False  # so did schema 8's
+            assert settings.quiet == ()
             assert await store.get_table("g", "house") is not None
 
 
