@@ -26,6 +26,7 @@ from tests.fakediscord.recorder import (
     API,
     CALL,
     DEADLINE,
+    Breach,
     Call,
     Recorder,
     UploadedFile,
@@ -141,6 +142,15 @@ class FakeDiscord(World):
     def take_unknown(self) -> list[Call]:
         """Return and forget the unknown routes hit (for tests that hit one on purpose)."""
         return self.recorder.take_unknown()
+
+    @property
+    def breaches(self) -> list[Breach]:
+        """Requests that broke Discord's contract (``contract.py``), answered as Discord would."""
+        return self.recorder.breaches
+
+    def take_breaches(self) -> list[Breach]:
+        """Return and forget the breaches (for tests that send an invalid request on purpose)."""
+        return self.recorder.take_breaches()
 
     def calls_to(self, pattern: str) -> list[Call]:
         return self.recorder.calls_to(pattern)
