@@ -37,6 +37,7 @@ from bot.client.oneatatime import OneAtATime
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
 from bot.client.searches import Searches
+from bot.client.sharing import ShowEveryone, ShownOnce
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
@@ -47,6 +48,10 @@ from bot.watchdog import LoopWatchdog
 from bot.web.links import Links
 from bot.web.server import PageServer
 from bot.workers import UploadWorkers
+
+# The buttons and menus that work after a restart (their state is in their custom_id). The
+# hostile sweep (tests/e2e/test_sweep.py) floods each of them.
+PERSISTENT = (GameButton, PickMenu, RulesMenu, ShowEveryone)
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +189,7 @@ class ChaosBot(commands.AutoShardedBot):
         self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
         self.upload_limits = UploadLimits()
         self.keystrokes = Keystrokes()  # autocomplete: each member's newest keystroke only
+        self.shown = ShownOnce()  # private rules answers shown to everyone already
         self.searches = Searches()  # autocomplete's searches, on a thread of their own
         self.verifier = Verifier(service.store, processes=True)  # replays in worker processes
         self.links = Links(service, None)  # served once setup_hook starts the pages (if set)
@@ -211,7 +217,7 @@ class ChaosBot(commands.AutoShardedBot):
         await asyncio.to_thread(load_bundled)
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
-        self.add_dynamic_items(GameButton, PickMenu, RulesMenu)
+        self.add_dynamic_items(*PERSISTENT)
         if self.settings.dev_guild is not None:
             if self.settings.runs_shard_zero:
                 await self.sync_commands(self.settings.dev_guild)
