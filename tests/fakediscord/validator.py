@@ -159,7 +159,8 @@ def _union(branches: list[Check], *, exactly_one: bool) -> Check:
         # (a "type" property's const) it misses, and of those the one with the fewest problems.
         meant = [p for p in failures if not any(_discriminates(path, q) for q in p)]
         if meant:
-            out.extend(min(meant, key=lambda problems: len(problems)))
+            fewest = min(len(p) for p in meant)
+            out.extend(next(p for p in meant if len(p) == fewest))
         else:
             out.append((path, "UNION_TYPE_CHOICES", "Value matches none of the allowed forms."))
 
