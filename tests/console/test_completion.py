@@ -92,9 +92,9 @@ def read_until(fd: int, token: bytes, timeout: float = 20.0) -> bytes:
 def test_a_double_tab_in_a_real_terminal_lists_the_verbs_of_the_group(tmp_path: Path) -> None:
     parent, child = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in SETTINGS} | {"TERM": "dumb"}
+    play = ["play", "--db", str(tmp_path / "games.db"), "--players", "Ann,Bob", "--seed", "1"]
     console = subprocess.Popen(
-        [sys.executable, "-m", "bot", "play", "--db", str(tmp_path / "games.db")]
-        + ["--players", "Ann,Bob", "--seed", "1"],
+        [sys.executable, "-m", "bot", *play],
         stdin=child,
         stdout=child,
         stderr=child,
