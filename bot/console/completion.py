@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from bot.commands import SPECS
 from bot.commands.grammar import groups
 
-_SPEAKER = re.compile(r"^\s*as\s+[^:]*:", re.IGNORECASE)
 _LITERAL = re.compile(r"[a-z]+")
 _PLACEHOLDER = re.compile(r"[A-Z][A-Z,]*")
 
@@ -52,9 +51,15 @@ def usage_of(name: str) -> Usage:
 def completions(before: str, text: str) -> list[str]:
     """The completions of `text`, the word being typed, after `before`, the rest of the line
     up to it; each with the space that ends it."""
-    typed = _SPEAKER.sub("", before, count=1).lower().split()
+    typed = _without_speaker(before).lower().split()
     wanted = text.lower()
     return [word + " " for word in next_words(typed) if word.startswith(wanted)]
+
+
+def _without_speaker(line: str) -> str:
+    """`line` after its ``as NAME:``, if it starts so."""
+    head, colon, rest = line.partition(":")
+    return rest if colon and head.lower().split()[:1] == ["as"] else line
 
 
 def next_words(typed: list[str]) -> list[str]:

@@ -63,7 +63,9 @@ def test_every_command_is_reached_word_by_word_and_its_words_are_offered(name: s
         line = f"{name} {word}"
         if name == "chaos spite":
             line = f"{name} Bob {word}"
-        assert parse(line).name == name
+        parsed = parse(line)
+        assert parsed is not None
+        assert parsed.name == name
 
 
 def test_nothing_offered_is_outside_the_grammar() -> None:
