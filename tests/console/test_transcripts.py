@@ -323,6 +323,16 @@ def test_a_player_named_steps_away_or_back_on_anyone_s_turn(tmp_path: Path) -> N
     assert block(stdout, "player away")[0].startswith("Bob steps away")
 
 
+def test_a_deck_game_s_turn_waits_for_its_chaos_card_in_the_console(tmp_path: Path) -> None:
+    stdout = play(
+        tmp_path, "--ruleset", "deck", "--players", "Ann,Bob", "--seed", "9", stdin="turn next\n"
+    )
+    assert block(stdout, "turn next") == [
+        "! Ann hasn't drawn this turn's chaos card yet: draw it first with `chaos roll`"
+        " (a referee may end the turn without it: `turn next override`)"
+    ]
+
+
 def test_quit_ends_the_session_and_later_lines_are_not_read(tmp_path: Path) -> None:
     stdout = play(tmp_path, "--players", "Ann", "--seed", "1", stdin="quit\nchaos roll\n")
     assert "Ann rolls Chaos List" not in stdout
