@@ -7,8 +7,8 @@ description cannot express (``limits.py``). A request that breaks either gets wh
 answers: 400 with code 50035, "Invalid Form Body", and the ``errors`` object naming each field.
 A request for an operation Discord does not have is a breach too.
 
-The description is loaded and its operations indexed once per process; each schema is compiled
-the first time a request needs it.
+The description is loaded, its operations indexed and their request schemas compiled once per
+process, when the first fake Discord is made.
 """
 
 from __future__ import annotations
@@ -82,6 +82,12 @@ class Contract:
             routes.append((pattern, literal, methods))
         routes.sort(key=lambda route: -route[1])
         self._routes = routes
+        # Compiled now, not at a request: on the event loop the bot shares, the first request
+        # of each kind would otherwise pay for it (the loop watchdog counts every millisecond).
+        for _, _, methods in routes:
+            for op in methods.values():
+                if op.schema is not None:
+                    self.validator.compile(op.schema)
 
     def operation(self, method: str, path: str) -> Operation | None:
         for pattern, _, methods in self._routes:

@@ -21,6 +21,7 @@ from aiohttp import web
 
 from tests.fakediscord import payloads as p
 from tests.fakediscord.components import STRING_SELECT, check_button, check_select
+from tests.fakediscord.contract import discord_contract
 from tests.fakediscord.gateway import IDENTIFY_INTERVAL, Gateway, Limits
 from tests.fakediscord.recorder import (
     API,
@@ -63,6 +64,7 @@ class FakeDiscord(World):
         session_starts: int = 1000,
         identify_interval: float = IDENTIFY_INTERVAL,
     ) -> None:
+        discord_contract()  # loaded here, once per process, rather than on the loop at a request
         self._sock = sock or bind_loopback()
         self.port: int = self._sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"

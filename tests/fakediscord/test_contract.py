@@ -283,7 +283,7 @@ REFUSED: list[tuple[str, str, str, Any, str, str]] = [
         "POST",
         CALLBACK,
         {"type": 3},
-        "",
+        "type",
         "UNION_TYPE_CHOICES",
     ),
     (
