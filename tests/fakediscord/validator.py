@@ -122,7 +122,6 @@ class Validator:
 
         return check
 
-
     def _union(self, schemas: list[dict[str, Any]], exactly_one: bool) -> Check:
         """A ``oneOf``/``anyOf``, read the way Discord reads its unions where it can: a list of
         constants (an enum's named values) is one lookup, and objects told apart by their
