@@ -40,6 +40,7 @@ from bot.client.oneatatime import OneAtATime
 from bot.client.play import Play
 from bot.client.rulesmenu import RulesMenu
 from bot.client.searches import Searches
+from bot.client.sharing import ShowEveryone, ShownOnce
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.service import GameService
@@ -50,6 +51,11 @@ from bot.watchdog import LoopWatchdog
 from bot.web.links import Links
 from bot.web.server import PageServer
 from bot.workers import UploadWorkers
+
+# The buttons and menus that work after a restart (their state is in their custom_id). Each
+# takes the member's turns (bot.client.presses); the hostile sweep (tests/e2e/test_sweep.py)
+# floods each of them.
+PERSISTENT = (GameButton, PickMenu, RulesMenu, ShowEveryone)
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +105,6 @@ def quiet_voice() -> None:
     discord.VoiceClient.warn_dave = False
 
 
-# Every component the bot answers presses of, whichever process drew it; each takes the member's
-# turns (bot.client.presses).
-COMPONENTS = (GameButton, PickMenu, RulesMenu)
 # Where the commands may be used: in servers only. A game lives in a server's channel; the
 # settings, tables and referees are a server's. Published as each command's `contexts`.
 IN_SERVERS = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
@@ -209,6 +212,7 @@ class ChaosBot(commands.AutoShardedBot):
         self.uploads = UploadWorkers()  # uploaded table files are checked in these processes
         self.upload_limits = UploadLimits()
         self.keystrokes = Keystrokes()  # autocomplete: each member's newest keystroke only
+        self.shown = ShownOnce()  # private rules answers shown to everyone already
         self.searches = Searches()  # autocomplete's searches, on a thread of their own
         self.verifier = Verifier(service.store, processes=True)  # replays in worker processes
         self.links = Links(service, None)  # served once setup_hook starts the pages (if set)
@@ -236,7 +240,7 @@ class ChaosBot(commands.AutoShardedBot):
         await asyncio.to_thread(load_bundled)
         for name in self._extensions if self._extensions is not None else EXTENSIONS:
             await self.load_extension(name)
-        self.add_dynamic_items(*COMPONENTS)
+        self.add_dynamic_items(*PERSISTENT)
         if self.settings.dev_guild is not None:
             if self.settings.runs_shard_zero:
                 await self.sync_commands(self.settings.dev_guild)

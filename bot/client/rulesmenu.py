@@ -3,7 +3,8 @@ could mean.
 
 The menu survives a restart: its ``custom_id`` (``cr:rules:{ruleset}``) names the ruleset and
 each option's value is a topic's id, so discord.py rebuilds it from the id whenever someone
-picks (:class:`discord.ui.DynamicItem`). A pick answers as /rules does, privately.
+picks (:class:`discord.ui.DynamicItem`). A pick answers as /rules does, privately, with a
+"Show everyone" button (:mod:`bot.client.sharing`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.client.embeds import text_embeds
 from bot.client.errors import report
 from bot.client.interactions import reply
 from bot.client.presses import TakesTurns
+from bot.client.sharing import share_view
 from bot.client.wording import slashed
 from bot.commands import CommandError, rule_text, rules_answer
 from bot.tables import Rule, load_bundled
@@ -76,7 +78,7 @@ class RulesMenu(
             if not values:
                 raise CommandError("pick a topic from the menu")
             rule, rules = await _topic(interaction, self.ruleset, str(values[0]))
-            await _answer(interaction, rule_text(rule, rules, bold=True))
+            await _answer(interaction, rule_text(rule, rules, bold=True), share_view())
         except Exception as error:  # a component has no command tree to report to
             await report(interaction, error)
 
@@ -125,7 +127,9 @@ async def answer_rules(interaction: discord.Interaction[Any], topic: str | None)
     except CommandError as error:  # its words are the console's: say the slash command
         raise CommandError(_slash(str(error))) from None
     if not found.offered:
-        await _answer(interaction, found.text)
+        # One topic can be shown to the table ("Show everyone"); the list of every topic is
+        # only a way in.
+        await _answer(interaction, found.text, share_view() if topic is not None else None)
         return
     view = discord.ui.View(timeout=None)
     view.add_item(RulesMenu(ruleset, found.offered))

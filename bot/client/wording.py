@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 
 from bot.commands import SPECS
+from bot.commands.steps import DRAW_LABEL
 
 _GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, reverse=True)
 _WORD = r"[a-z]+"
@@ -39,8 +40,14 @@ _ROLL_ON = re.compile(
 )
 
 
+# A deck game's chaos roll is a card drawn, and on Discord its button says so: "draw it with
+# `chaos roll`" is "draw it with the Draw chaos card button" there.
+_DRAW_WITH = re.compile(r"\b(draw (?:it first|one)) with \\?`chaos roll\\?`")
+
+
 def slashed(text: str) -> str:
     """Console command hints in `text` as slash commands (other text is left alone)."""
+    text = _DRAW_WITH.sub(rf"\1 with the **{DRAW_LABEL}** button", text)
     text = _ROLL_ON.sub(
         lambda m: f"`/chaos {m['verb']} list:{m['list'].replace(chr(92), '')}`", text
     )

@@ -2,7 +2,8 @@
 
 Names are matched against the game without regard to case (``bob`` finds Bob); an unknown name
 is an error that lists the players. Without ``as NAME:``, the active player acts, or the host
-when nobody is active; a choice is answered by the player who has it.
+when nobody is active; a choice is answered by the player who has it, and a player's own
+commands (stepping away, coming back) that name a player are that player's.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ REFEREE_COMMANDS = frozenset(
         "chaos global",
     }
 )
+# What a player says of themselves: typed at a shared keyboard with a name and no ``as NAME:``,
+# ``player away Bob next`` is Bob stepping away, on anyone's turn, as ``as Bob:`` would say it.
+OWN_COMMANDS = frozenset({"player away", "player back"})
 # Options that make a command a referee's call: a waived roll, an extra roll, a named list.
 REFEREE_OPTIONS = ("override", "extra", "list")
 
@@ -143,6 +147,9 @@ def to_action(command: Command, view: GameView) -> a.Action:
     actor = view.actor(command.speaker)
     if command.name == "chaos choose" and command.speaker is None and view.chooser is not None:
         actor = view.chooser  # the choice is theirs: nobody else would answer it unasked
+    named_player = command.args.get("player")
+    if command.name in OWN_COMMANDS and command.speaker is None and named_player:
+        actor = view.player(str(named_player))
     return BUILDERS[command.name](dict(command.args), view, actor, referee)
 
 

@@ -39,8 +39,8 @@ GROUP_HELP = {
 
 CONSOLE_NOTES = (
     "Start a line with `as NAME:` to act as that player (`as Bob: chaos counter`); otherwise the"
-    " active player acts (the host when nobody is active), and a choice is answered by the"
-    " player who has it.",
+    " active player acts (the host when nobody is active), a choice is answered by the"
+    " player who has it, and `player away NAME` or `player back NAME` is that player's own.",
     "The console has no roles: whoever types is trusted as the referee for `turn next override`,"
     " `turn extra|skip|reverse|seats`, `chaos global`, `chaos roll extra`, `chaos roll LIST` (on a"
     " list no result offered),"

@@ -17,6 +17,8 @@ from bot.engine.turns import nobody_can_play
 MAX_OPTION_BUTTONS = 5  # more options than this go into one "choose" button and a menu
 MAX_OFFER_BUTTONS = 10  # one per offered list; the rest are taken with `/chaos roll list:`
 
+DRAW_LABEL = "Draw chaos card"  # a deck game's chaos roll, as its button says
+
 
 class StepKind(StrEnum):
     JOIN = "join"
@@ -61,7 +63,7 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
         if not held_away(state, state.offers[offer_id])  # nobody may take it while they're away
     ][:MAX_OFFER_BUTTONS]
     if state.active is not None and not state.rolled:
-        roll = "Draw chaos card" if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
+        roll = DRAW_LABEL if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
         return [Step(StepKind.ROLL, roll), *offers]  # Next turn would only be refused now
     if nobody_can_play(state):
         return offers  # everyone is away until they come back: Next turn would be refused

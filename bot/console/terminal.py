@@ -11,7 +11,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TextIO
 
-from bot.commands import MAX_LINE, SPECS
+from bot.commands import MAX_LINE
+from bot.console.completion import completions
 
 HISTORY_LENGTH = 1000
 
@@ -63,10 +64,13 @@ def _readline(history: Path | None) -> ModuleType | None:
         import readline
     except ImportError:  # pragma: no cover - Python built without readline (Windows)
         return None
-    words = sorted({word for name in SPECS for word in name.split()})
+    matches: list[str] = []
 
     def complete(text: str, state: int) -> str | None:
-        matches = [w + " " for w in words if w.startswith(text.lower())]
+        # readline asks for state 0, 1, 2… until None: work the list out once, at 0, from the
+        # words before the one being typed.
+        if state == 0:
+            matches[:] = completions(readline.get_line_buffer()[: readline.get_begidx()], text)
         return matches[state] if state < len(matches) else None
 
     readline.set_completer(complete)

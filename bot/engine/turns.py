@@ -14,7 +14,7 @@ from bot.engine import actions as act
 from bot.engine.context import Context, require
 from bot.engine.errors import GameAlreadyStartedError, RollRequiredError, RulesError
 from bot.engine.events import EffectEnded, TurnOrderChanged, TurnSkipped
-from bot.engine.model import Lasts, PlayerId
+from bot.engine.model import ChaosSource, Lasts, PlayerId
 from bot.engine.offers import lapse_offers, unfinished, withdraw_offer
 from bot.engine.state import GameState, Phase, Status
 
@@ -81,13 +81,21 @@ def next_turn(ctx: Context, action: act.NextTurn) -> None:
     state = ctx.state
     if not state.rolled and state.active is not None:
         if not action.override:
-            raise RollRequiredError(
-                f"{ctx.name(state.active)} hasn't made this turn's chaos roll yet: `chaos roll`"
-                " first (a referee may end the turn without it: `turn next override`)"
-            )
+            raise RollRequiredError(_roll_required(ctx, state.active))
         ctx.emit({"type": "roll_waived", "turn": state.turn, "by": action.actor})
     end_turn(ctx)
     start_turn(ctx, following(ctx), extra=bool(state.extra_queue))
+
+
+def _roll_required(ctx: Context, player: PlayerId) -> str:
+    """Why the turn can't end yet, in the ruleset's words: a deck's chaos is a card drawn."""
+    waive = "(a referee may end the turn without it: `turn next override`)"
+    if ctx.ruleset.chaos is ChaosSource.DECK:
+        return (
+            f"{ctx.name(player)} hasn't drawn this turn's chaos card yet: draw it first with"
+            f" `chaos roll` {waive}"
+        )
+    return f"{ctx.name(player)} hasn't made this turn's chaos roll yet: `chaos roll` first {waive}"
 
 
 def end_turn(ctx: Context) -> None:

@@ -158,11 +158,13 @@ def test_queries_and_session_commands(line: str, name: str, args: dict[str, Any]
         ("life lose Bob Smith 4", a.Life(actor="cy", player="bob smith", mode="lose", amount=4)),
         ("player away", a.Away(actor="cy")),
         ("player away 2", a.Away(actor="cy", turns=2)),
-        ("player away ann", a.Away(actor="cy", player="ann")),
-        ("player away Bob Smith 3", a.Away(actor="cy", player="bob smith", turns=3)),
+        # Named, stepping away and coming back are the named player's own (build.OWN_COMMANDS).
+        ("player away ann", a.Away(actor="ann", player="ann")),
+        ("player away Bob Smith 3", a.Away(actor="bob smith", player="bob smith", turns=3)),
         ("player away next", a.Away(actor="cy", turns=0)),
-        ("player away Bob Smith NEXT", a.Away(actor="cy", player="bob smith", turns=0)),
-        ("player back ann", a.Back(actor="cy", player="ann")),
+        ("player away Bob Smith NEXT", a.Away(actor="bob smith", player="bob smith", turns=0)),
+        ("player back ann", a.Back(actor="ann", player="ann")),
+        ("as Cy: player away ann", a.Away(actor="cy", player="ann")),
     ],
 )
 def test_action_lines_build_the_engine_action(line: str, expected: a.Action) -> None:

@@ -306,6 +306,42 @@ def test_a_second_process_resumes_the_game(tmp_path: Path) -> None:
     assert "! There's no game in progress at table 'other'." in other
 
 
+AWAY = """\
+chaos roll
+turn next
+player away Cy next
+player back Cy
+player away Ann
+as Bob: player away Cy 2
+player away
+"""
+
+
+def test_a_player_named_steps_away_or_back_on_anyone_s_turn(tmp_path: Path) -> None:
+    """README: `player away Bob next` sends Bob away. At a shared keyboard a line that names
+    the player stepping away (or coming back) is that player's own, on anyone's turn; someone
+    else sending them away says so with `as NAME:` and needs the host's say."""
+    stdout = play(tmp_path, "--players", "Ann,Bob,Cy", "--seed", "3", stdin=AWAY)
+    assert block(stdout, "player away Cy next") == ["Cy steps away until their next turn."]
+    assert block(stdout, "player back Cy") == ["Cy is back at the table."]
+    assert block(stdout, "player away Ann") == ["Ann steps away until they're back."]
+    assert block(stdout, "as Bob: player away Cy 2") == [
+        "! only Cy, the host or a referee can send that player away"
+    ]
+    # Unnamed, it is still the active player's own: Bob's.
+    assert block(stdout, "player away")[0].startswith("Bob steps away")
+
+
+def test_a_deck_game_s_turn_waits_for_its_chaos_card_in_the_console(tmp_path: Path) -> None:
+    stdout = play(
+        tmp_path, "--ruleset", "deck", "--players", "Ann,Bob", "--seed", "9", stdin="turn next\n"
+    )
+    assert block(stdout, "turn next") == [
+        "! Ann hasn't drawn this turn's chaos card yet: draw it first with `chaos roll`"
+        " (a referee may end the turn without it: `turn next override`)"
+    ]
+
+
 def test_quit_ends_the_session_and_later_lines_are_not_read(tmp_path: Path) -> None:
     stdout = play(tmp_path, "--players", "Ann", "--seed", "1", stdin="quit\nchaos roll\n")
     assert "Ann rolls Chaos List" not in stdout

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tests.fakediscord.plugin import assert_no_unknown_routes
+from tests.fakediscord.plugin import assert_contract_kept, assert_no_unknown_routes
 from tests.fakediscord.server import FakeDiscord
 from tests.watchdog import assert_no_stall_in
 
@@ -297,3 +297,4 @@ def test_the_bot_connects_to_discord_and_stops_on_a_signal(
     assert result.stdout == ""
     assert (tmp_path / "bot.db").exists()
     assert_no_unknown_routes(fake)
+    assert_contract_kept(fake)

@@ -111,7 +111,8 @@ async def test_several_matching_topics_become_a_private_menu_that_answers_the_pi
             title, _, rest = text_of(picked).partition("\n")
             assert title == "The Spite Roll (spite-roll)"
             assert "`/chaos spite`" in rest
-            assert not components(picked["data"])
+            # the topic alone, with the button that shows it to the table (test_sharing.py)
+            assert [c["label"] for c in components(picked["data"])] == ["Show everyone"]
 
         # A menu drawn before a restart still answers: its id names the ruleset.
         async with Table.open(fake, tmp_path, db="games.db"):

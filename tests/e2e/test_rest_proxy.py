@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from tests.e2e.restproxy import Proxy, running_proxy
 from tests.e2e.table import JSON, Table, is_ephemeral, text_of
 from tests.e2e.test_bot_cli import CONNECT_WITHIN, STOP_WITHIN, FakeInAThread, clean_env, write_env
-from tests.fakediscord.plugin import aio, assert_no_unknown_routes
+from tests.fakediscord.plugin import aio, assert_contract_kept, assert_no_unknown_routes
 from tests.fakediscord.server import FakeDiscord
 
 T = TypeVar("T")
@@ -166,6 +166,7 @@ def test_the_bot_plays_through_the_proxy(tmp_path: Path) -> None:
         callbacks = [p for p in paths if p.endswith("/:token/callback")]
         assert callbacks, paths  # the interaction tokens are not in the proxy's log
     assert_no_unknown_routes(fake)
+    assert_contract_kept(fake)
 
 
 def test_a_429_the_proxy_makes_up_is_waited_out(tmp_path: Path) -> None:
@@ -197,6 +198,7 @@ def test_a_429_the_proxy_makes_up_is_waited_out(tmp_path: Path) -> None:
         assert "turn 2" in text_of(board)
     assert "the REST proxy answered 429" in "".join(stderr)
     assert_no_unknown_routes(fake)
+    assert_contract_kept(fake)
 
 
 async def edited_twice(fake: FakeDiscord, pattern: str) -> None:

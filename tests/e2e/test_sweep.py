@@ -33,13 +33,17 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.client.bot import EXTENSIONS
+from bot.client.bot import EXTENSIONS, PERSISTENT
+from bot.client.buttons import GameButton, PickMenu
 from bot.client.errors import APOLOGY
+from bot.client.rulesmenu import RulesMenu
+from bot.client.sharing import ShowEveryone
 from bot.service import GameService
 from bot.store import Store
 from bot.tables import find_ruleset
 from tests.e2e.probe import Probe
 from tests.e2e.table import JSON, Table, text_of
+from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
 
 FLOOD = 100  # interactions at once from one member
@@ -395,3 +399,62 @@ def test_every_flag_either_way_is_answered_with_a_sentence(
             assert not problems, "\n".join(problems[:20])
 
     asyncio.run(asyncio.wait_for(sweep(), SWEEP_TIMEOUT))
+
+
+# -- buttons and menus ----------------------------------------------------------------------------
+
+# A press of each persistent button or menu that no message of the bot's offered: a game that
+# doesn't exist, an option or topic no menu held, an answer with nothing to show. Any member can
+# send these by hand, as often as they like. (custom_id, select values or None for a button)
+PRESSES: dict[type, tuple[str, list[str] | None]] = {
+    GameButton: ("cr:roll:999999999999999999:999999999", None),
+    PickMenu: ("cr:menu:999999999999999999:1", ["999"]),
+    RulesMenu: ("cr:rules:" + "x" * 40, ["nope"]),
+    ShowEveryone: ("cr:show:rules", None),
+}
+
+
+def test_every_persistent_component_has_a_hostile_press() -> None:
+    """A button or menu added to the bot's persistent ones joins the flood below."""
+    assert set(PRESSES) == set(PERSISTENT)
+
+
+@aio
+async def test_every_persistent_component_takes_a_flood_of_presses_from_one_member(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    lobby = fake.add_channel("lobby")
+    async with fake, Table.open(fake, tmp_path) as t:
+        await t.game("lists", players=2, seed=3)
+        attacker = fake.add_user("attacker")
+        problems: list[str] = []
+        async with Probe(fake, lobby) as probe:
+            for item, (custom_id, values) in PRESSES.items():
+                if values is None:
+                    part: JSON = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+                    data: JSON = {"custom_id": custom_id, "component_type": 2}
+                else:
+                    options = [{"label": v, "value": v} for v in values]
+                    part = {"type": 3, "custom_id": custom_id, "options": options}
+                    data = {"custom_id": custom_id, "component_type": 3, "values": values}
+                held = fake.store_message(
+                    fake.channel_id, {"components": [{"type": 1, "components": [part]}]}
+                )
+                presses = [
+                    fake._interaction(3, data, attacker, fake.channel_id, held)
+                    for _ in range(FLOOD)
+                ]
+                answers = await asyncio.gather(
+                    *(fake.send_interaction(p, timeout=ANSWER_TIMEOUT) for p in presses)
+                )
+                for _, body in answers:
+                    said = text_of(body)
+                    if body.get("type") not in (4, 6, 7) or (body["type"] == 4 and not said):
+                        problems.append(f"{item.__name__}: no sentence: {body}")
+                    elif any(word in said for word in INTERNAL):
+                        problems.append(f"{item.__name__}: {said[:300]!r}")
+        assert not problems, "\n".join(problems[:20])
+        probe.check(answers=1)
+        assert probe.quantile(0.99) < PROBE_P99, probe.summary()
+        assert max(probe.latencies) < PROBE_MAX, probe.summary()

@@ -40,6 +40,22 @@ async def test_next_waits_for_the_chaos_roll(fake_discord, tmp_path):
 
 
 @aio
+async def test_in_a_deck_game_the_turn_waits_for_the_chaos_card_to_be_drawn(fake_discord, tmp_path):
+    """On Discord a deck game's chaos roll is the Draw chaos card button: the refusal says so."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, _ = await t.game("deck", players=2)
+        said = refused(
+            await t.slash("turn next", user=owner),
+            "owner hasn't drawn this turn's chaos card yet: draw it first with the"
+            " **Draw chaos card** button",
+        )
+        assert "/chaos roll" not in said
+        assert t.newest_with("Draw chaos card")  # the button the refusal names is there
+        said = refused(await t.slash("chaos reveal", user=owner), "draw one with the")
+        assert "/chaos roll" not in said
+
+
+@aio
 async def test_only_a_referee_may_override_the_chaos_roll(fake_discord, tmp_path):
     async with fake_discord, Table.open(fake_discord, tmp_path) as t:
         owner, player, referee = t.fake.owner, t.fake.player, t.fake.referee

@@ -208,6 +208,17 @@ def test_reveal_without_a_face_down_card_is_refused() -> None:
         game.act(Reveal(actor="ann"))
 
 
+def test_the_turn_waits_for_the_chaos_card_and_says_it_is_drawn() -> None:
+    """A deck's chaos roll is a card drawn: the refusal speaks of the card, not of a roll."""
+    game = begin()
+    with pytest.raises(RulesError) as refused:
+        game.act(NextTurn(actor="ann"))
+    assert str(refused.value) == (
+        "Ann hasn't drawn this turn's chaos card yet: draw it first with `chaos roll`"
+        " (a referee may end the turn without it: `turn next override`)"
+    )
+
+
 def test_only_the_active_player_or_an_official_reveals() -> None:
     game = begin()
     game.act(RollChaos(actor="ann"))

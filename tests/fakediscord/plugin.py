@@ -49,8 +49,9 @@ def fake_discord(
     """A fake Discord on a fresh loopback port, with discord.py pointed at it.
 
     The test starts it in its own loop (``async with fake_discord:``). At teardown the test fails
-    if the client hit a route the fake does not know. Keyword arguments for :class:`FakeDiscord`
-    come from an indirect parametrization, e.g.
+    if the client hit a route the fake does not know, or sent a request that breaks Discord's
+    contract (its OpenAPI description and documented limits, ``contract.py``). Keyword arguments
+    for :class:`FakeDiscord` come from an indirect parametrization, e.g.
     ``@pytest.mark.parametrize("fake_discord", [{"zlib": True}], indirect=True)``.
     """
     options: dict[str, Any] = getattr(request, "param", None) or {}
@@ -62,11 +63,21 @@ def fake_discord(
     finally:
         close_quietly(sock)
     assert_no_unknown_routes(fake)
+    assert_contract_kept(fake)
 
 
 def assert_no_unknown_routes(fake: FakeDiscord) -> None:
     unknown = [f"{c.method} {c.path}" for c in fake.unknown]
     assert not unknown, f"the client hit routes the fake Discord does not know: {unknown}"
+
+
+def assert_contract_kept(fake: FakeDiscord) -> None:
+    """Fail if the client sent a request Discord's contract refuses (the fake answered 50035).
+
+    A bot may log a refused message and carry on, so the answer alone would not fail a test.
+    """
+    breaches = [str(b) for b in fake.breaches]
+    assert not breaches, "requests Discord would refuse:\n" + "\n".join(breaches)
 
 
 @contextlib.asynccontextmanager

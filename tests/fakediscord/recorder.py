@@ -12,6 +12,9 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tests.fakediscord.contract import UNKNOWN_OPERATION, discord_contract, invalid_form_body
+from tests.fakediscord.validator import Problem
+
 API = "/api/v10"
 DEADLINE = 3.0  # Discord's deadline for the first answer to an interaction
 
@@ -61,6 +64,21 @@ def peer_of(request: web.Request) -> str:
 CALL: web.RequestKey[Call] = web.RequestKey("call", Call)
 
 
+@dataclass(frozen=True)
+class Breach:
+    """A request that broke Discord's contract, and what Discord would have said of it."""
+
+    call: Call
+    problems: list[Problem]
+
+    def __str__(self) -> str:
+        said = "; ".join(
+            ".".join(str(p) for p in where) + f": {message}" if where else message
+            for where, _, message in self.problems
+        )
+        return f"{self.call.method} {self.call.path}: {said}"
+
+
 @dataclass
 class Fault:
     pattern: str
@@ -101,6 +119,7 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.unknown: list[Call] = []
+        self.breaches: list[Breach] = []
         self._faults: list[Fault] = []
         self._exhaustions: list[Exhaustion] = []
         self._changed: asyncio.Condition | None = None
@@ -133,7 +152,8 @@ class Recorder:
             call.json = json.loads(raw) if raw else None
         request[CALL] = call
         self.calls.append(call)
-        fault = self._inject_fault(call)
+        fault = self._breach(call) if request.path.startswith(API) else None
+        fault = fault or self._inject_fault(call)
         response = fault if fault is not None else await handler(request)
         if fault is None and response.status < 300:
             self._exhaust(call, response)
@@ -179,6 +199,20 @@ class Recorder:
     def take_unknown(self) -> list[Call]:
         taken, self.unknown = self.unknown, []
         return taken
+
+    def take_breaches(self) -> list[Breach]:
+        taken, self.breaches = self.breaches, []
+        return taken
+
+    def _breach(self, call: Call) -> web.Response | None:
+        """Discord's answer to a request that breaks its contract (``contract.py``), if it does."""
+        problems = discord_contract().problems(call.method, call.path, call.json)
+        if not problems:
+            return None
+        self.breaches.append(Breach(call, problems))
+        if problems[0][1] == UNKNOWN_OPERATION:
+            return None  # the fake's routes answer it; a route it lacks answers 404 as Discord
+        return json_response(invalid_form_body(problems), status=400)
 
     def calls_to(self, pattern: str) -> list[Call]:
         return [c for c in self.calls if c.matches(pattern)]

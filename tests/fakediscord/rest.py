@@ -1,17 +1,15 @@
 """The fake's HTTP routes: REST under ``/api/v10`` and the attachment "CDN" under ``/attachments``.
 
-Every handler reads the request body from ``request[CALL]`` (the recorder parsed it already).
+Every handler reads the request body from ``request[CALL]`` (the recorder parsed it already). A
+body that breaks Discord's contract never gets here: the recorder answered it (``contract.py``).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from aiohttp import web
 
 from tests.fakediscord import payloads as p
 from tests.fakediscord.gateway import Gateway
-from tests.fakediscord.limits import choice_problems, message_problems
 from tests.fakediscord.recorder import (
     API,
     CALL,
@@ -143,9 +141,6 @@ class Rest:
         body: JSON = call.json
         kind = body["type"]
         data = body.get("data") or {}
-        too_long = _too_long(data, choice_problems if kind == 8 else message_problems)
-        if too_long is not None:
-            return too_long
         w.callbacks[iid] = body
         message: JSON | None = None
         if kind in (4, 5):  # a message, or "thinking…" that an edit of @original completes
@@ -188,7 +183,7 @@ class Rest:
         if payload["id"] not in w.callbacks:
             return error(404, 10015, "Unknown Webhook")  # no followup before the first answer
         call = request[CALL]
-        too_large = _too_large(call.files) or _too_long(call.json or {})
+        too_large = _too_large(call.files)
         if too_large is not None:
             return too_large
         # After a deferred answer ("thinking…"), Discord's first followup completes that
@@ -220,7 +215,7 @@ class Rest:
         if cid not in self.world.channels:
             return error(404, 10003, "Unknown Channel")
         call = request[CALL]
-        too_large = _too_large(call.files) or _too_long(call.json or {})
+        too_large = _too_large(call.files)
         if too_large is not None:
             return too_large
         return json_response(self.world.store_message(cid, call.json or {}, files=call.files))
@@ -244,21 +239,11 @@ class Rest:
             return web.Response(status=204)
         if request.method == "PATCH":
             call = request[CALL]
-            too_large = _too_large(call.files) or _too_long(call.json or {})
+            too_large = _too_large(call.files)
             if too_large is not None:
                 return too_large
             self.world.edit_message(msg, call.json or {}, call.files)
         return json_response(msg)
-
-
-def _too_long(
-    data: JSON, problems_of: Callable[[JSON], list[str]] = message_problems
-) -> web.Response | None:
-    """Discord's answer to a message (or autocomplete answer) past its size limits."""
-    problems = problems_of(data)
-    if problems:
-        return error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
-    return None
 
 
 def _too_large(files: list[UploadedFile]) -> web.Response | None:

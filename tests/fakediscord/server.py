@@ -21,11 +21,13 @@ from aiohttp import web
 
 from tests.fakediscord import payloads as p
 from tests.fakediscord.components import STRING_SELECT, check_button, check_select
+from tests.fakediscord.contract import discord_contract
 from tests.fakediscord.gateway import IDENTIFY_INTERVAL, Gateway, Limits
 from tests.fakediscord.recorder import (
     API,
     CALL,
     DEADLINE,
+    Breach,
     Call,
     Recorder,
     UploadedFile,
@@ -62,6 +64,7 @@ class FakeDiscord(World):
         session_starts: int = 1000,
         identify_interval: float = IDENTIFY_INTERVAL,
     ) -> None:
+        discord_contract()  # loaded here, once per process, rather than on the loop at a request
         self._sock = sock or bind_loopback()
         self.port: int = self._sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
@@ -141,6 +144,15 @@ class FakeDiscord(World):
     def take_unknown(self) -> list[Call]:
         """Return and forget the unknown routes hit (for tests that hit one on purpose)."""
         return self.recorder.take_unknown()
+
+    @property
+    def breaches(self) -> list[Breach]:
+        """Requests that broke Discord's contract (``contract.py``), answered as Discord would."""
+        return self.recorder.breaches
+
+    def take_breaches(self) -> list[Breach]:
+        """Return and forget the breaches (for tests that send an invalid request on purpose)."""
+        return self.recorder.take_breaches()
 
     def calls_to(self, pattern: str) -> list[Call]:
         return self.recorder.calls_to(pattern)

@@ -412,8 +412,18 @@ async def test_messages_past_discords_limits_are_refused_as_discord_does(
             {"embed": discord.Embed().add_field(name="n", value="v" * 1025)},
             {"embeds": [discord.Embed(description="d" * 4000)] * 2},  # 6,000 in all at most
         ]
-        for kwargs in too_long:
+        named = [
+            "In content: Must be 2000 or fewer in length.",
+            "In embeds.0.description: Must be 4096 or fewer in length.",
+            "In embeds.0.title: Must be 256 or fewer in length.",
+            "In embeds.0.fields.0.value: Must be 1024 or fewer in length.",
+            "In embeds: Embed size exceeds maximum size of 6000",
+        ]
+        for kwargs, field in zip(too_long, named, strict=True):
             with pytest.raises(discord.HTTPException) as refused:
                 await channel.send(**kwargs)
             assert (refused.value.status, refused.value.code) == (400, 50035)
+            # discord.py flattens the errors object into its text, field by field
+            assert refused.value.text == "Invalid Form Body\n" + field
         assert len(fake.channel_messages()) == 1
+        assert len(fake.take_breaches()) == len(too_long)  # sent on purpose

@@ -15,7 +15,7 @@ import pytest
 
 from tests.cluster import HEALTH, Cluster
 from tests.e2e.test_bot_cli import assert_one_line, run, write_env
-from tests.fakediscord.plugin import assert_no_unknown_routes
+from tests.fakediscord.plugin import assert_contract_kept, assert_no_unknown_routes
 
 SHARDS = 3
 # Three IDENTIFYs of one bucket take 2 x 5.25 s; each process needs seconds to import discord.py
@@ -43,6 +43,7 @@ def test_three_processes_share_the_shards_and_never_trip_the_identify_limit(
         published = fake.calls_to(f"PUT /applications/*/guilds/{fake.guild_id}/commands")
         assert len(published) == 1
         assert_no_unknown_routes(fake)
+        assert_contract_kept(fake)
         home_shard = fake.shard_of(fake.guild_id, SHARDS)
 
     for shard, log in enumerate(logs):
