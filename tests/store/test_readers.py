@@ -29,6 +29,7 @@ WRITERS = {
     "close",
     "expire_idle",
     "import_table",
+    "mention",
     "set_board",
     "start",
     "store_upload",
