@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.engine.house import HouseRules
 from bot.engine.model import PlayerId
 from bot.engine.stack import ActiveEffect as ActiveEffect
 from bot.engine.stack import Outcome as Outcome
@@ -104,11 +105,15 @@ class GameState:
     draws: dict[str, int] = field(default_factory=dict)  # rolls of each purpose this turn
     host: PlayerId = ""
     life: int | None = None
+    house: HouseRules = field(default_factory=HouseRules)  # the rules it started with
     phase: Phase = Phase.LOBBY
     players: dict[PlayerId, Player] = field(default_factory=dict)
     order: list[PlayerId] = field(default_factory=list)
     direction: int = 1
     turn: int = 0
+    # The round of the turn: as many turns as there are seated players when it begins.
+    round: int = 0
+    round_left: int = 0  # turns of this round after the current one
     current: PlayerId | None = None
     seat: PlayerId | None = None
     active: PlayerId | None = None
@@ -165,6 +170,10 @@ class GameState:
         taken = self.next_id
         self.next_id += 1
         return taken
+
+    def chaos_waits(self) -> bool:
+        """Before the round chaos starts in (house rule ``chaos_from``): no chaos yet."""
+        return self.round < self.house.chaos_from
 
     def seated(self) -> list[Player]:
         """Players still in the game (playing or away), in seat order."""

@@ -170,6 +170,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         # PostgreSQL's alone, like the claims of migration 5 (see bot.store.pgleases).
         (),
     ),
+    Migration(
+        8,
+        "house rules: a server's own rules, which its games keep from their start",
+        ("ALTER TABLE guild_settings ADD COLUMN house TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

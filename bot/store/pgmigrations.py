@@ -174,6 +174,11 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE claims ADD COLUMN lease TEXT",
         ),
     ),
+    Migration(
+        8,
+        MIGRATIONS[7].name,
+        ("ALTER TABLE guild_settings ADD COLUMN house TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS migrations (

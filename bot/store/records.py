@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from bot.engine.events import Event
+from bot.engine.house import HouseRules
 
 SecretRolls = Literal["allowed", "referee", "never"]
 SECRET_ROLLS: tuple[str, ...] = get_args(SecretRolls)
@@ -90,6 +91,7 @@ class GuildSettings:
     * `secret_rolls`: who may roll secretly: anyone, referees only, or nobody.
     * `turn_powers`: the active player may also change the turn order, roll a new Global and
       roll on a named list, which are otherwise the host's and referees' alone.
+    * `house`: the house rules a game started here keeps (:mod:`bot.engine.house`).
     """
 
     referee_role: int | None = None
@@ -97,3 +99,4 @@ class GuildSettings:
     auto_roll: bool = False
     secret_rolls: SecretRolls = "allowed"
     turn_powers: bool = False
+    house: HouseRules = field(default_factory=HouseRules)

@@ -8,6 +8,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.engine.house import HouseRules
 from bot.errors import StoreError
 from bot.store import HEAD, MIGRATIONS, Migration, SQLiteStore, migrate
 from bot.store.migrations import applied
@@ -37,7 +38,8 @@ SEEDS: dict[int, Seed] = {
     4: _seed_v3,
     5: _seed_v3,
     6: _seed_v3,
-}  # 2, 4, 5, 6 left them
+    7: _seed_v3,
+}  # 2, 4, 5, 6, 7 left them
 
 
 async def at_version(path: Path, version: int) -> None:
@@ -75,6 +77,7 @@ async def test_upgrade_from_every_earlier_schema(tmp_path: Path, version: int) -
             assert settings is not None
             assert settings.default_ruleset == "lists"
             assert settings.turn_powers is False  # the setting arrived off
+            assert settings.house == HouseRules()  # no house rules until someone sets one
             assert await store.get_table("g", "house") is not None
 
 

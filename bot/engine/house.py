@@ -1,0 +1,59 @@
+"""House rules: a server's own bends of the game, which the engine enforces like the rules.
+
+A game keeps the house rules it started with, as it keeps its tables: they are in its start
+action and its ``game_started`` event, and the commitment covers them
+(:mod:`bot.engine.fairness`), so a log whose house rules were changed afterwards fails
+``game verify``. Rules left at their defaults are left out of the log altogether, so a game
+without house rules logs and commits exactly as before they existed.
+
+* ``chaos_from``: no chaos roll or card is made, owed or offered before this round. A round
+  is as many turns as there are seated players when it begins (``GameState.round``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
+RULES = ("chaos_from",)  # the house rules a log may hold
+
+
+class HouseRuleError(ValueError):
+    """A house rule that can't be: its message says why, to whoever set it."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The house rules a game plays by; the defaults change nothing."""
+
+    chaos_from: int = 1
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.chaos_from, bool)
+            or not isinstance(self.chaos_from, int)
+            or not 1 <= self.chaos_from <= MAX_ROUND
+        ):
+            raise HouseRuleError(f"chaos starts in a round from 1 to {MAX_ROUND}")
+
+    @property
+    def default(self) -> bool:
+        return self == HouseRules()
+
+    def to_json(self) -> dict[str, Any]:
+        """The rules as logged: only those that differ from the defaults."""
+        data: dict[str, Any] = {}
+        if self.chaos_from != 1:
+            data["chaos_from"] = self.chaos_from
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> HouseRules:
+        """The rules :meth:`to_json` gave; HouseRuleError for anything else."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping) or any(key not in RULES for key in data):
+            raise HouseRuleError("the house rules are damaged")
+        return cls(chaos_from=data.get("chaos_from", 1))
