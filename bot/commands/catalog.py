@@ -22,6 +22,7 @@ from bot.commands.grammar import (
     usage_of,
     whole_number,
 )
+from bot.commands.house import ROUNDS
 from bot.engine.actions import LOSS_REASONS
 from bot.render.ids import EFFECT, MIDDLE
 
@@ -390,6 +391,36 @@ def table_ids(text: str) -> tuple[str, ...]:
     if not ids or len(ids) > 20 or any(len(i) > 60 for i in ids):
         raise CommandError(f"`tables` takes ids separated by commas, like house,fog; got {text!r}")
     return ids
+
+
+# -- house rules -----------------------------------------------------------------------------
+
+
+@command("house show", Kind.QUERY)
+def house_show(rest: str) -> Args:
+    """The house rules games started here keep (the console's database is its server)."""
+    return nothing("house show", rest)
+
+
+@command("house chaos_from N [next game]", Kind.QUERY)
+def house_chaos_from(rest: str) -> Args:
+    """No chaos roll or card before round N (a round is one turn of each seated player); 1,
+    the default, is chaos from the first turn. While a game is running, end with `next game`
+    to say the change applies from the next one."""
+    text, upcoming = _next_game(rest)
+    low, high = ROUNDS
+    return {
+        "round": whole_number(text, "the round", "house chaos_from", low=low, high=high),
+        "next_game": upcoming,
+    }
+
+
+def _next_game(rest: str) -> tuple[str, bool]:
+    """The command's words without a closing ``next game``, and whether it was there."""
+    words = rest.split()
+    if [w.lower() for w in words[-2:]] == ["next", "game"]:
+        return " ".join(words[:-2]), True
+    return rest, False
 
 
 @command("card NAME", Kind.QUERY)

@@ -110,6 +110,9 @@ def _game_started(e: ev.GameStarted, names: Names) -> str:
     # A front end may leave the seed out while the game goes on (see bot/client/embeds.py).
     about = [f"seed {seed}"] if (seed := e.get("seed")) is not None else []
     about += [f"{e['life']} life"] if e["life"] is not None else []
+    house = e.get("house")
+    chaos_from = house.get("chaos_from") if isinstance(house, dict) else None
+    about += [f"house rule: chaos starts in round {chaos_from}"] if chaos_from else []
     details = f" ({', '.join(about)})" if about else ""
     opens = f"{e['name']} opens a {e['ruleset']} game{details}."
     if "commitment" not in e:  # logged before games committed to their seed

@@ -45,6 +45,7 @@ from bot.engine import (
     Undo,
     action_from_json,
 )
+from bot.engine.house import HouseRules
 from bot.engine.model import Ruleset
 from bot.engine.offers import in_turn
 from bot.engine.state import Phase, Status
@@ -74,14 +75,21 @@ def find(ruleset: str, tables: str | None) -> Ruleset:
 
 
 @cache
-def played(ruleset: str, seed: int) -> Game:
+def played(ruleset: str, seed: int, chaos_from: int = 1) -> Game:
     """A real game of about ten turns: the turn's rolls and reveals, choices answered at random,
-    offers taken, extra rolls, tokens spent, life lost (now and then to a spite), undos."""
+    offers taken, extra rolls, tokens spent, life lost (now and then to a spite), undos; with
+    chaos from round `chaos_from` (a house rule)."""
     snapshot, loaded = bundled(ruleset)
     rng = random.Random(f"mutants/{ruleset}/{seed}")
     salt = f"{rng.getrandbits(128):032x}"
     game = Game.start(
-        loaded.ruleset, seed=seed, host="ann", name="Ann", salt=salt, tables=snapshot.hash
+        loaded.ruleset,
+        seed=seed,
+        host="ann",
+        name="Ann",
+        salt=salt,
+        tables=snapshot.hash,
+        house=HouseRules(chaos_from=chaos_from),
     )
     for name in NAMES[1:]:
         game.act(Join(actor=name.lower(), player_name=name))
@@ -183,6 +191,36 @@ def test_mutants_of_a_game_whose_rolls_waited_are_refused_or_tell_the_same_story
         verdict = judge(original, "\n".join(mutant) + "\n", f"mutant {n} ({mutation.__name__})")
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
     assert verdicts.get("refused", 0) > RAW_MUTANTS * 0.8
+
+
+@pytest.mark.parametrize("ruleset", ["lists", "deck"])
+def test_a_house_rule_changed_in_an_export_fails_verify(ruleset: str) -> None:
+    """The house rules are committed with the start: another chaos_from (or none), written
+    into the export or played again from the revealed seed, is refused."""
+    original = played(ruleset, 2, chaos_from=2)
+    assert judge(original, original.export(), "the export itself") == "same story"
+    events = json.loads(json.dumps(original.events))
+    for house in (None, {}, {"chaos_from": 1}, {"chaos_from": 3}, {"chaos_from": "2"}):
+        mutant = copy.deepcopy(events)
+        for where in (mutant[0]["action"], mutant[1]):
+            if house is None:
+                where.pop("house")
+            else:
+                where["house"] = house
+        text = "".join(json.dumps(e) + "\n" for e in mutant)
+        assert judge(original, text, f"house rules {house}") == "refused"
+        actions = [copy.deepcopy(a) for a in original.actions]
+        if house is None:
+            actions[0].pop("house")
+        else:
+            actions[0]["house"] = house
+        try:
+            forged = Game.replay(original.ruleset, actions[:1])
+        except (ChaosError, ValueError):
+            continue  # damaged house rules: no game starts with them
+        for logged in actions[1:]:
+            _try(forged, action_from_json(logged))
+        assert judge(original, forged.export(), f"replayed with {house}") == "refused"
 
 
 def _try(game: Game, action: Action | None) -> bool:
