@@ -65,13 +65,15 @@ class GuildService:
         *,
         scope: str | None = None,
         next_game: bool = False,
-    ) -> HouseRules:
-        """Change a guild's house rules with `change` (which raises to refuse); returns them.
+    ) -> tuple[HouseRules, bool]:
+        """Change a guild's house rules with `change` (which raises to refuse); returns them,
+        and whether a game is running in `scope` (it keeps the rules it started with).
 
         A game keeps the house rules it started with, so while one is running in `scope` a
         change waits for the next game, and is refused (SettingsError) unless whoever made it
         said it applies from the next game (`next_game`)."""
-        if scope is not None and not next_game and await self.store.active_game(scope):
+        running = scope is not None and await self.store.active_game(scope) is not None
+        if running and not next_game:
             raise SettingsError(
                 "A game is running here, and it keeps the house rules it started with: a"
                 " change applies from the next game. Say so to make it anyway (on Discord"
@@ -82,7 +84,7 @@ class GuildService:
             settings = replace(current, house=change(current.house))
             await self.store.put_guild_settings(guild, settings, now=self._clock())
             _keep(self._settings, guild, settings)
-        return settings.house
+        return settings.house, running
 
     # -- status boards ---------------------------------------------------------------------
 

@@ -80,6 +80,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.roll",
     "cogs.help",
     "cogs.settings",
+    "cogs.house",
     "cogs.admin",
 )
 

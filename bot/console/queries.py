@@ -94,8 +94,7 @@ async def _change_house(
     console: Console, change: Callable[[HouseRules], HouseRules], args: Mapping[str, Any]
 ) -> None:
     """A house rule changed for the console's games: the console's database is its server."""
-    running = await console.current() is not None
-    house = await console.service.change_house(
+    house, running = await console.service.change_house(
         tables.CONSOLE_GUILD,
         change,
         scope=console.options.scope,

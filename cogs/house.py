@@ -1,0 +1,72 @@
+"""/house: the server's house rules (issue 26). Anyone may see them; the server's managers
+change them, as they change /settings. A game keeps the rules it started with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.bot import ChaosBot
+from bot.client.embeds import text_embeds
+from bot.client.interactions import guild_key, reply, scope_of
+from bot.client.permissions import require_manager
+from bot.commands.house import ROUNDS, chaos_from, house_saved, house_show
+from bot.engine.house import HouseRules
+
+Interaction = discord.Interaction[ChaosBot]
+
+NEXT_GAME = "A game is running here: say the change applies from the next game"
+
+
+class HouseCog(commands.GroupCog, group_name="house"):
+    """House rules: this server's own bends of the game, refereed like the rules."""
+
+    def __init__(self, bot: ChaosBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="show", description="The house rules games started here keep")
+    @app_commands.guild_only()
+    async def show(self, interaction: Interaction) -> None:
+        settings = await self.bot.service.settings(guild_key(interaction))
+        await reply(interaction, embeds=text_embeds("House rules", house_show(settings.house)))
+
+    @app_commands.command(
+        name="chaos_from", description="No chaos roll or card before this round (Manage Server)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        round="The round chaos starts in (a round is one turn of each seated player; 1: at once)",
+        next_game=NEXT_GAME,
+    )
+    async def chaos_from(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, ROUNDS[0], ROUNDS[1]],
+        next_game: bool = False,
+    ) -> None:
+        await self._change(interaction, lambda h: chaos_from(h, round), next_game)
+
+    async def _change(
+        self,
+        interaction: Interaction,
+        change: Callable[[HouseRules], HouseRules],
+        next_game: bool,
+    ) -> None:
+        who, _ = await self.bot.play.caller(interaction)
+        require_manager(who, "Changing the house rules")
+        house, running = await self.bot.service.change_house(
+            guild_key(interaction),
+            change,
+            scope=scope_of(interaction),
+            next_game=next_game,
+        )
+        text = house_saved(house, running=running)
+        await reply(interaction, embeds=text_embeds("House rules", text), ephemeral=True)
+
+
+async def setup(bot: ChaosBot) -> None:
+    await bot.add_cog(HouseCog(bot))
