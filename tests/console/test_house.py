@@ -4,6 +4,8 @@ keeps the rules it started with, and `game verify` over them, a tampered export 
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 from tests.console.test_transcripts import assert_in_order, block, play
@@ -77,3 +79,31 @@ def test_chaos_from_round_two_at_the_console(tmp_path: Path) -> None:
     (tmp_path / "forged.jsonl").write_text(forged)
     out = play(tmp_path, stdin="game verify forged.jsonl\n")
     assert_in_order(out, r"> game verify forged.jsonl", r"! .*commitment doesn't match.*")
+
+
+DOC = Path(__file__).parents[2] / "docs" / "house-rules.md"
+PROMPT = re.compile(r"^(?:chaos|lobby|\w+ \(turn \d+\))> (?P<line>.*)$")
+
+
+def test_the_house_rules_doc_transcript_is_what_the_console_prints(tmp_path: Path) -> None:
+    """docs/house-rules.md's transcript, typed literally: the console prints it line for line."""
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(
+        r"```text\n\$ chaos-referee play (?P<args>[^\n]*)\n(?P<body>.*?)\n```", text, re.S
+    )
+    assert block, "docs/house-rules.md has no console transcript"
+    typed: list[str] = []
+    shown: list[str] = []
+    for line in block["body"].splitlines():
+        prompt = PROMPT.match(line)
+        if prompt:
+            typed.append(prompt["line"])
+            line = f"> {prompt['line']}"
+        shown.append(line)
+    stdout = play(tmp_path, *shlex.split(block["args"]), stdin="".join(f"{t}\n" for t in typed))
+    assert stdout.splitlines()[1 : len(shown) + 1] == shown
+
+
+def test_rules_house_answers_at_the_console(tmp_path: Path) -> None:
+    out = play(tmp_path, stdin="rules house\n")
+    assert_in_order(out, r"> rules house", r"House Rules \(house\)", r".*`house show`.*")
