@@ -202,6 +202,7 @@ def resolver_for(
         turn=ctx.state.turn,
         next_id=ctx.state.next_id,
         chaos=chaos,
+        denied=ctx.state.house.denied(),
     )
 
 

@@ -48,6 +48,18 @@ class Roll(TypedDict):
     text: str
     inline: list[InlineDice]
     slot: str | None
+    # Results a house rule denies, each rolled again at once (bot.engine.house); with `drawn`,
+    # the last result was drawn by the weights of the results not denied, not thrown.
+    denied: NotRequired[list[DeniedResult]]
+    drawn: NotRequired[bool]
+
+
+class DeniedResult(TypedDict):
+    """A result thrown and denied by a house rule: what the dice read, and its entry."""
+
+    dice: list[int]
+    result: int
+    entry: EntryRef
 
 
 class BudgetExhausted(TypedDict):

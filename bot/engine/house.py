@@ -8,6 +8,8 @@ without house rules logs and commits exactly as before they existed.
 
 * ``chaos_from``: no chaos roll or card is made, owed or offered before this round. A round
   is as many turns as there are seated players when it begins (``GameState.round``).
+* ``deny``: entries of lists that never come up: a denied result is rolled again at once, with
+  the roll's own dice, and the roll logs it (:mod:`bot.engine.resolve`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
-RULES = ("chaos_from",)  # the house rules a log may hold
+MAX_DENIED = 200  # entries a server may deny in all: the board and the log stay short
+MAX_ID = 100  # characters of a list's or an entry's id
+RULES = ("chaos_from", "deny")  # the house rules a log may hold
 
 
 class HouseRuleError(ValueError):
@@ -29,8 +33,18 @@ class HouseRules:
     """The house rules a game plays by; the defaults change nothing."""
 
     chaos_from: int = 1
+    deny: tuple[tuple[str, str], ...] = ()  # (list id, entry id), sorted, each once
 
     def __post_init__(self) -> None:
+        if len(self.deny) > MAX_DENIED:
+            raise HouseRuleError(f"a server may deny at most {MAX_DENIED} entries")
+        if any(
+            not isinstance(part, str) or not 0 < len(part) <= MAX_ID
+            for pair in self.deny
+            for part in pair
+        ):
+            raise HouseRuleError("a denied entry is named by its list's id and its own")
+        object.__setattr__(self, "deny", tuple(sorted(set(self.deny))))
         if (
             isinstance(self.chaos_from, bool)
             or not isinstance(self.chaos_from, int)
@@ -42,11 +56,20 @@ class HouseRules:
     def default(self) -> bool:
         return self == HouseRules()
 
+    def denied(self) -> dict[str, frozenset[str]]:
+        """The denied entries' ids, by list."""
+        found: dict[str, set[str]] = {}
+        for table, entry in self.deny:
+            found.setdefault(table, set()).add(entry)
+        return {table: frozenset(entries) for table, entries in found.items()}
+
     def to_json(self) -> dict[str, Any]:
         """The rules as logged: only those that differ from the defaults."""
         data: dict[str, Any] = {}
         if self.chaos_from != 1:
             data["chaos_from"] = self.chaos_from
+        if self.deny:
+            data["deny"] = [[table, entry] for table, entry in self.deny]
         return data
 
     @classmethod
@@ -56,4 +79,9 @@ class HouseRules:
             return cls()
         if not isinstance(data, Mapping) or any(key not in RULES for key in data):
             raise HouseRuleError("the house rules are damaged")
-        return cls(chaos_from=data.get("chaos_from", 1))
+        deny = data.get("deny", [])
+        if not isinstance(deny, list) or not all(
+            isinstance(pair, list) and len(pair) == 2 for pair in deny
+        ):
+            raise HouseRuleError("the house rules' deny-list is damaged")
+        return cls(chaos_from=data.get("chaos_from", 1), deny=tuple((t, e) for t, e in deny))

@@ -17,19 +17,23 @@ its offered rolls included, before the next is made.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from bot.engine.dice import InlineRoll, parse_expr, render_inline
 from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
+from bot.engine.events_rolls import DeniedResult
 from bot.engine.limits import MAX_RESOLUTION_BYTES, MAX_RESOLUTION_DICE, roll_size
 from bot.engine.model import (
     CHAOS_ROLL,
     Entry,
+    EntryId,
     Kind,
     MultiMode,
     Nesting,
     PlayerId,
+    RollTable,
     Ruleset,
     TableId,
 )
@@ -93,6 +97,7 @@ class Resolver:
     __slots__ = (
         "_budget",
         "_chaos",
+        "_denied",
         "_ignore_nested",
         "_lists",
         "_tables",
@@ -119,6 +124,7 @@ class Resolver:
         next_id: int,
         used: int = 0,
         chaos: TableId | None = None,
+        denied: Mapping[TableId, frozenset[EntryId]] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.rng = rng
@@ -135,6 +141,7 @@ class Resolver:
         self._ignore_nested = ruleset.nesting is Nesting.IGNORE_NESTED
         self._lists = ruleset.lists
         self._chaos = chaos  # where a chaos roll is made now (None: chaos is a deck)
+        self._denied = _deniable(ruleset, denied or {})
         # Rolls whose result offered a roll, each with how many rolls were pending before the
         # rolls it asked for itself: once the pending rolls are back down to that, the rest
         # waits for the offer.
@@ -240,7 +247,34 @@ class Resolver:
         table = self._tables.get(task.table) or self.ruleset.table(task.table)
         faces, result = table.dice.roll(self.rng)
         entry = table.lookup(result)
-        return entry, self._record(task, entry, list(faces), result, None)
+        barred = self._denied.get(task.table)
+        if barred is None or entry.id not in barred:
+            return entry, self._record(task, entry, list(faces), result, None)
+        # A house rule denies it: rolled again at once with the same dice, each denied result
+        # kept in the roll (bot.engine.house).
+        denied: list[DeniedResult] = []
+        drawn = False
+        while entry.id in barred:
+            denied.append(
+                {
+                    "dice": list(faces),
+                    "result": result,
+                    "entry": {"id": entry.id, "name": entry.name},
+                }
+            )
+            self.dice += len(faces)
+            self.bytes += roll_size(len(entry.name), len(faces))
+            if len(denied) >= MAX_DENIED_ROLLS:
+                result = _draw_allowed(table, barred, self.rng)
+                faces, entry, drawn = (), table.lookup(result), True
+                break
+            faces, result = table.dice.roll(self.rng)
+            entry = table.lookup(result)
+        roll = self._record(task, entry, list(faces), result, None)
+        roll["denied"] = denied
+        if drawn:
+            roll["drawn"] = True
+        return entry, roll
 
     def _record(
         self, task: Task, entry: Entry, faces: list[int], result: int, reason: str | None
@@ -395,6 +429,32 @@ class Resolver:
             "depth": task.depth,
             "message": message,
         }
+
+
+# Denied results rolled again, at most, before the result is drawn by weight among those not
+# denied: the same odds (a result not denied comes up as often relative to another as its
+# dice say), in bounded time however much of a list is denied.
+MAX_DENIED_ROLLS = 100
+
+
+def _deniable(
+    ruleset: Ruleset, denied: Mapping[TableId, frozenset[EntryId]]
+) -> dict[TableId, frozenset[EntryId]]:
+    """The denied entries of each list that still has an entry to roll: a deny that leaves a
+    list nothing (refused when it is set, but the tables may have changed since) is left out."""
+    kept: dict[TableId, frozenset[EntryId]] = {}
+    for table_id, entries in denied.items():
+        table = ruleset.tables.get(table_id)
+        if table is not None and any(e.id not in entries for e in table.entries):
+            kept[table_id] = entries
+    return kept
+
+
+def _draw_allowed(table: RollTable, barred: frozenset[EntryId], rng: random.Random) -> int:
+    """A result of `table` whose entry isn't barred, drawn by the dice's own weights."""
+    weights = table.dice.weights()
+    allowed = [n for n in sorted(weights) if table.lookup(n).id not in barred]
+    return rng.choices(allowed, weights=[weights[n] for n in allowed])[0]
 
 
 def inline_record(rolled: InlineRoll, label: str | None = None) -> InlineDice:

@@ -115,6 +115,19 @@ def render_lines(
     return lines
 
 
+def denied_text(roll: Roll) -> str:
+    """What a house rule's deny-list did to a roll: the results it denied, rolled again."""
+    denied = roll.get("denied") or []
+    shown = ", ".join(f"{d['result']} ({d['entry']['name']})" for d in denied[:5])
+    more = f" and {len(denied) - 5} more" if len(denied) > 5 else ""
+    how = (
+        "; then drawn by the dice's weights among the results not denied"
+        if roll.get("drawn")
+        else ""
+    )
+    return f"denied by a house rule and rolled again: {shown}{more}{how}."
+
+
 def _directions(roll: Roll, names: Names, directed: set[str]) -> str:
     """The directions of a supplementary list (lists: Global, Vortex, Musical...) the first time
     a batch rolls on it: the rules say each is read the way its own directions say."""
@@ -149,6 +162,8 @@ def _roll(
     if roll["reason"]:
         line += f" ({roll['reason']})"
     lines = [line]
+    if roll.get("denied"):
+        lines += wrap(denied_text(roll), indent, width)
     if directions:
         lines += wrap(f"Directions: {directions}", indent, width)
     if roll["text"]:

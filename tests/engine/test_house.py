@@ -24,12 +24,17 @@ from bot.engine import (
     Spite,
     fold,
 )
+from bot.engine.dice import Die
 from bot.engine.fairness import commitment
 from bot.engine.fold import apply
 from bot.engine.house import MAX_ROUND, HouseRuleError, HouseRules
+from bot.engine.resolve import MAX_DENIED_ROLLS
 from bot.engine.state import GameState, Phase
+from bot.engine.tables import Band, RollTable
+from bot.render import Names
+from bot.render.events import render_lines
 from tests.engine import rulesets
-from tests.engine.tiny import assert_consistent, of_type
+from tests.engine.tiny import assert_consistent, entry, faces, of_type, ruleset
 
 # What chaos leaves in a log: a roll or card on the stack, a roll, a card drawn or played,
 # an offer, a spite.
@@ -186,4 +191,94 @@ def test_before_round_n_no_chaos_event_is_in_the_log(
         apply(state, event)
         if state.round < chaos_from:
             assert event["type"] not in CHAOS_EVENTS, (state.round, event)
+    assert_consistent(game)
+
+
+# -- deny-list ----------------------------------------------------------------------------------
+
+
+def _bands(table_id: str, spans: list[tuple[int, int, str]]) -> RollTable:
+    """A d(top) list of weighted bands: (low, high, entry id)."""
+    top = spans[-1][1]
+    bands = tuple(Band(low, high, entry(key)) for low, high, key in spans)
+    return RollTable(table_id, table_id, Die(top), bands)
+
+
+def _solo(rules: Ruleset, deny: tuple[tuple[str, str], ...], seed: int) -> Game:
+    game = Game.start(rules, seed=seed, host="ann", name="Ann", house=HouseRules(deny=deny))
+    game.act(Begin(actor="ann"))
+    return game
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    spans=st.lists(st.integers(1, 6), min_size=2, max_size=8),
+    picks=st.data(),
+    seed=st.integers(0, 2**32),
+)
+def test_a_denied_entry_never_comes_up_in_2000_rolls(
+    spans: list[int], picks: st.DataObject, seed: int
+) -> None:
+    """Weighted bands, some denied (never all): 2,000 extra rolls give no denied entry, every
+    denied result is logged in its roll, and the game verifies by replay."""
+    low, bands = 1, []
+    for n, width in enumerate(spans):
+        bands.append((low, low + width - 1, f"e{n}"))
+        low += width
+    keys = [key for _, _, key in bands]
+    denied = picks.draw(st.sets(st.sampled_from(keys), min_size=1, max_size=len(keys) - 1))
+    rules = ruleset(_bands("chaos", bands))
+    game = _solo(rules, tuple(("chaos", key) for key in denied), seed)
+    for _ in range(2000):
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+    rolls = of_type(game.events, "roll")
+    assert len(rolls) == 2000
+    assert not [r for r in rolls if r["entry"]["id"] in denied]
+    said = [d for r in rolls for d in r.get("denied", [])]
+    assert said
+    assert all(d["entry"]["id"] in denied for d in said)
+    # The odds among what is left keep their weights: each allowed band's share is near its
+    # width's share of the allowed widths (loose bounds: 2,000 rolls).
+    allowed = {key: high - low + 1 for low, high, key in bands if key not in denied}
+    total = sum(allowed.values())
+    for key, width in allowed.items():
+        share = sum(1 for r in rolls if r["entry"]["id"] == key) / len(rolls)
+        assert abs(share - width / total) < 0.08, (key, share, width / total)
+    assert Game.replay(game.ruleset, game.actions).events == game.events
+
+
+def test_a_denied_result_is_rolled_again_with_the_rolls_own_dice_and_rendered() -> None:
+    rules = ruleset(faces("chaos", entry("a", "Apple"), entry("b", "Bee"), entry("c", "Cat")))
+    game = _solo(rules, (("chaos", "b"),), 1)
+    for _ in range(40):
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+    rolled = [r for r in of_type(game.events, "roll") if r.get("denied")]
+    assert rolled
+    assert rolled[0]["denied"][0]["entry"] == {"id": "b", "name": "Bee"}
+    assert rolled[0]["entry"]["id"] != "b"
+    lines = render_lines(game.events, Names.of(game))
+    assert any("denied by a house rule and rolled again: 2 (Bee)." in line for line in lines)
+    assert_consistent(game)
+
+
+def test_a_deny_of_every_entry_leaves_the_list_as_it_is() -> None:
+    """Refused when set; if the tables changed since, the list rolls as if nothing were denied."""
+    rules = ruleset(faces("chaos", entry("a"), entry("b")))
+    game = _solo(rules, (("chaos", "a"), ("chaos", "b")), 1)
+    game.act(RollChaos(actor="ann", extra=True, referee=True))
+    assert not of_type(game.events, "roll")[0].get("denied")
+
+
+def test_a_list_almost_all_denied_draws_by_weight_in_bounded_time() -> None:
+    """One result left of 200: after MAX_DENIED_ROLLS denied results the roll is drawn among
+    the results not denied, and says so."""
+    rules = ruleset(faces("chaos", *[entry(f"e{n}") for n in range(200)]))
+    deny = tuple(("chaos", f"e{n}") for n in range(1, 200))
+    game = _solo(rules, deny, 2)
+    for _ in range(5):
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+    rolls = of_type(game.events, "roll")
+    assert {r["entry"]["id"] for r in rolls} == {"e0"}
+    assert any(r.get("drawn") for r in rolls)
+    assert all(len(r.get("denied", [])) <= MAX_DENIED_ROLLS for r in rolls)
     assert_consistent(game)

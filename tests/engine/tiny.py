@@ -35,7 +35,8 @@ from bot.engine import (
 from bot.engine.events import Roll
 
 # Every key a roll event has, as events.py declares it.
-ROLL_KEYS = frozenset(Roll.__annotations__)
+# Every roll has these; one that a house rule's deny-list touched has `denied` (and `drawn`) too.
+ROLL_KEYS = frozenset(Roll.__annotations__) - {"denied", "drawn"}
 
 
 class ScriptedRandom(random.Random):
