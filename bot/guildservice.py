@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.engine.house import HouseRules
+from bot.engine.house import HouseRuleError, HouseRules
 from bot.errors import NoTableError, SettingsError
 from bot.guilds import check_settings
 from bot.locks import KeyedLocks
@@ -81,7 +81,10 @@ class GuildService:
             )
         async with self._locks.hold(f"settings\0{guild}"):
             current = await self.settings(guild)
-            settings = replace(current, house=change(current.house))
+            try:
+                settings = replace(current, house=change(current.house))
+            except HouseRuleError as error:  # the engine's limits, as a sentence
+                raise SettingsError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
             await self.store.put_guild_settings(guild, settings, now=self._clock())
             _keep(self._settings, guild, settings)
         return settings.house, running

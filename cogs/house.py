@@ -9,12 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
 from bot.client.interactions import guild_key, reply, scope_of
 from bot.client.permissions import require_manager
+from bot.client.wording import plain
+from bot.commands import house
 from bot.commands.house import ROUNDS, chaos_from, house_saved, house_show
 from bot.engine.house import HouseRules
+from bot.engine.model import Ruleset
+from bot.errors import NoGameError
 
 Interaction = discord.Interaction[ChaosBot]
 
@@ -32,7 +37,8 @@ class HouseCog(commands.GroupCog, group_name="house"):
     @app_commands.guild_only()
     async def show(self, interaction: Interaction) -> None:
         settings = await self.bot.service.settings(guild_key(interaction))
-        await reply(interaction, embeds=text_embeds("House rules", house_show(settings.house)))
+        shown = house_show(settings.house, await self._ruleset(interaction))
+        await reply(interaction, embeds=text_embeds("House rules", plain(shown)))
 
     @app_commands.command(
         name="chaos_from", description="No chaos roll or card before this round (Manage Server)"
@@ -50,11 +56,62 @@ class HouseCog(commands.GroupCog, group_name="house"):
     ) -> None:
         await self._change(interaction, lambda h: chaos_from(h, round), next_game)
 
+    @app_commands.command(
+        name="deny", description="Deny an entry of a list: it is rolled again (Manage Server)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        list="The list (its id or name)",
+        entry="The entry: its number or its name",
+        next_game=NEXT_GAME,
+    )
+    @app_commands.autocomplete(list=choices.lists, entry=choices.entries)
+    async def deny(
+        self,
+        interaction: Interaction,
+        list: app_commands.Range[str, 1, 100],
+        entry: app_commands.Range[str, 1, 100],
+        next_game: bool = False,
+    ) -> None:
+        ruleset = await self._ruleset(interaction)
+        await self._change(
+            interaction, lambda h: house.deny(h, ruleset, list, entry), next_game, ruleset
+        )
+
+    @app_commands.command(name="allow", description="Take an entry off the deny-list")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        list="The list (its id or name)",
+        entry="The entry: its number or its name",
+        next_game=NEXT_GAME,
+    )
+    @app_commands.autocomplete(list=choices.lists, entry=choices.entries)
+    async def allow(
+        self,
+        interaction: Interaction,
+        list: app_commands.Range[str, 1, 100],
+        entry: app_commands.Range[str, 1, 100],
+        next_game: bool = False,
+    ) -> None:
+        ruleset = await self._ruleset(interaction)
+        await self._change(
+            interaction, lambda h: house.allow(h, ruleset, list, entry), next_game, ruleset
+        )
+
+    async def _ruleset(self, interaction: Interaction) -> Ruleset:
+        """The ruleset whose lists a deny names: the game's here, else the server's default."""
+        try:
+            return (await self.bot.service.current(scope_of(interaction))).game.ruleset
+        except NoGameError:
+            settings = await self.bot.service.settings(guild_key(interaction))
+            return self.bot.service.ruleset(settings.default_ruleset).ruleset
+
     async def _change(
         self,
         interaction: Interaction,
         change: Callable[[HouseRules], HouseRules],
         next_game: bool,
+        ruleset: Ruleset | None = None,
     ) -> None:
         who, _ = await self.bot.play.caller(interaction)
         require_manager(who, "Changing the house rules")
@@ -64,8 +121,8 @@ class HouseCog(commands.GroupCog, group_name="house"):
             scope=scope_of(interaction),
             next_game=next_game,
         )
-        text = house_saved(house, running=running)
-        await reply(interaction, embeds=text_embeds("House rules", text), ephemeral=True)
+        text = house_saved(house, running=running, ruleset=ruleset)
+        await reply(interaction, embeds=text_embeds("House rules", plain(text)), ephemeral=True)
 
 
 async def setup(bot: ChaosBot) -> None:

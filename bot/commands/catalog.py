@@ -415,6 +415,29 @@ def house_chaos_from(rest: str) -> Args:
     }
 
 
+@command("house deny LIST ENTRY [next game]", Kind.QUERY)
+def house_deny(rest: str) -> Args:
+    """Deny an entry of a list (by its number, id or name): when it comes up it is rolled again
+    at once, and the log says so. A deny that would leave a list nothing to roll is refused."""
+    return _list_entry(rest, "house deny")
+
+
+@command("house allow LIST ENTRY [next game]", Kind.QUERY)
+def house_allow(rest: str) -> Args:
+    """Take an entry off the deny-list."""
+    return _list_entry(rest, "house allow")
+
+
+def _list_entry(rest: str, name: str) -> Args:
+    text, upcoming = _next_game(rest)
+    words = text.split(maxsplit=1)
+    if len(words) < 2:
+        raise CommandError(f"name the list and the entry ({usage_of(name)})")
+    if len(words[0]) > MAX_TEXT or len(words[1]) > MAX_TEXT:
+        raise CommandError("that list or entry name is too long")
+    return {"list": words[0], "entry": " ".join(words[1].split()), "next_game": upcoming}
+
+
 def _next_game(rest: str) -> tuple[str, bool]:
     """The command's words without a closing ``next game``, and whether it was there."""
     words = rest.split()

@@ -20,7 +20,7 @@ from bot.commands import (
     rules_answer,
 )
 from bot.commands.grammar import check_text
-from bot.commands.house import chaos_from, house_saved, house_show
+from bot.commands.house import allow, chaos_from, deny, house_saved, house_show
 from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
 from bot.console import tables
@@ -72,9 +72,15 @@ async def answer(console: Console, command: Command) -> None:
             await _export_table(console, args["table"], args["file"])
         case "house show":
             settings = await console.service.settings(tables.CONSOLE_GUILD)
-            out.reply(command.name, house_show(settings.house))
+            out.reply(command.name, house_show(settings.house, await _ruleset(console)))
         case "house chaos_from":
             await _change_house(console, lambda h: chaos_from(h, args["round"]), args)
+        case "house deny" | "house allow":
+            rules = await _ruleset(console)
+            change = deny if command.name == "house deny" else allow
+            await _change_house(
+                console, lambda h: change(h, rules, args["list"], args["entry"]), args
+            )
         case "chaos log":
             await _log(console, args["count"])
         case "game link":
@@ -100,7 +106,8 @@ async def _change_house(
         scope=console.options.scope,
         next_game=args["next_game"],
     )
-    console.out.reply("house", house_saved(house, running=running))
+    shown = house_saved(house, running=running, ruleset=await _ruleset(console))
+    console.out.reply("house", shown)
 
 
 async def _board(console: Console, command: Command) -> None:

@@ -56,6 +56,14 @@ class HouseRules:
     def default(self) -> bool:
         return self == HouseRules()
 
+    def summary(self) -> list[str]:
+        """The rules that differ from the defaults, in a few words each."""
+        parts = [f"chaos starts in round {self.chaos_from}"] if self.chaos_from != 1 else []
+        if self.deny:
+            count = len(self.deny)
+            parts.append(f"{count} {'entry' if count == 1 else 'entries'} denied")
+        return parts
+
     def denied(self) -> dict[str, frozenset[str]]:
         """The denied entries' ids, by list."""
         found: dict[str, set[str]] = {}

@@ -118,7 +118,7 @@ def render_lines(
 def denied_text(roll: Roll) -> str:
     """What a house rule's deny-list did to a roll: the results it denied, rolled again."""
     denied = roll.get("denied") or []
-    shown = ", ".join(f"{d['result']} ({d['entry']['name']})" for d in denied[:5])
+    shown = ", ".join(f"#{d['result']} {d['entry']['name']}" for d in denied[:5])
     more = f" and {len(denied) - 5} more" if len(denied) > 5 else ""
     how = (
         "; then drawn by the dice's weights among the results not denied"

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.engine import events as ev
 from bot.engine.events import Event, Json
+from bot.engine.house import HouseRuleError, HouseRules
 from bot.engine.model import CHAOS_ROLL, ChaosSource
 from bot.render.ids import effect_ref, middle_ref
 from bot.render.names import Names
@@ -110,9 +111,11 @@ def _game_started(e: ev.GameStarted, names: Names) -> str:
     # A front end may leave the seed out while the game goes on (see bot/client/embeds.py).
     about = [f"seed {seed}"] if (seed := e.get("seed")) is not None else []
     about += [f"{e['life']} life"] if e["life"] is not None else []
-    house = e.get("house")
-    chaos_from = house.get("chaos_from") if isinstance(house, dict) else None
-    about += [f"house rule: chaos starts in round {chaos_from}"] if chaos_from else []
+    try:
+        house = HouseRules.from_json(e.get("house")).summary()
+    except HouseRuleError:  # a damaged log: verify says so; here it is simply not shown
+        house = []
+    about += [f"house rules: {', '.join(house)}"] if house else []
     details = f" ({', '.join(about)})" if about else ""
     opens = f"{e['name']} opens a {e['ruleset']} game{details}."
     if "commitment" not in e:  # logged before games committed to their seed

@@ -65,9 +65,13 @@ def _waiting(state: GameState, offer: PendingOffer) -> int:
 
 def house_lines(state: GameState) -> list[str]:
     """The house rules the game keeps, which its commitment covers (none: no line)."""
-    if state.house.default:
+    house = state.house
+    if house.default:
         return []
-    return [f"House rules: chaos starts in round {state.house.chaos_from}."]
+    rules = house.summary()
+    if house.deny:
+        rules[-1] += f", rolled again when {'it comes' if len(house.deny) == 1 else 'they come'} up"
+    return [f"House rules: {'; '.join(rules)}."]
 
 
 def fairness_lines(state: GameState) -> list[str]:

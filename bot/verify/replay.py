@@ -59,7 +59,7 @@ class Verdict:
     undone: list[str] = field(default_factory=list)
     expected: str | None = None
     scheme: int = streams.BY_ACTION  # how the game rolled its dice (bot.engine.streams)
-    chaos_from: int = 1  # the house rule the game kept (bot.engine.house)
+    house: list[str] = field(default_factory=list)  # the house rules it kept, in words
 
     def lines(self) -> list[str]:
         """The verdict in sentences, the most important first."""
@@ -72,11 +72,7 @@ class Verdict:
             + (
                 f"its whole start: seed {self.seed}, salt {self.salt}, dice scheme"
                 f" {self.scheme}, the {self.ruleset} tables, the host and the starting life"
-                + (
-                    f", and its house rules (chaos from round {self.chaos_from})."
-                    if self.chaos_from != 1
-                    else "."
-                )
+                + (f", and its house rules ({'; '.join(self.house)})." if self.house else ".")
                 if self.scheme >= WHOLE_START
                 else f"seed {self.seed} and salt {self.salt}."
             )
@@ -428,7 +424,7 @@ def _verdict(
         undone=undone,
         expected=expected,
         scheme=game.state.dice,
-        chaos_from=game.state.house.chaos_from,
+        house=game.state.house.summary(),
     )
 
 

@@ -53,3 +53,45 @@ async def test_chaos_from_round_two_through_discord(
         assert not is_ephemeral(rolled)
         game = (await t.current()).game
         assert game.state.rolled
+
+
+@aio
+async def test_the_deny_list_through_discord_with_autocomplete(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        fake = t.fake
+        _, lists = await t.fake.autocomplete(
+            "house deny", {"list": "cha"}, focused="list", user=fake.owner
+        )
+        assert "chaos" in [c["value"] for c in lists["data"]["choices"]]
+        _, entries = await t.fake.autocomplete(
+            "house deny", {"list": "chaos", "entry": "Counter"}, focused="entry", user=fake.owner
+        )
+        offered = entries["data"]["choices"]
+        assert 0 < len(offered) <= 25
+        assert {"name": "12 CounterRoll", "value": "12"} in offered
+
+        refused = await t.slash("house deny", {"list": "chaos", "entry": "12"}, user=fake.player)
+        assert text_of(refused) == "Changing the house rules needs the Manage Server permission."
+        saved = await t.slash("house deny", {"list": "chaos", "entry": "12"}, user=fake.owner)
+        assert "Chaos List #12 CounterRoll" in text_of(saved)
+        again = await t.slash("house deny", {"list": "chaos", "entry": "12"}, user=fake.owner)
+        assert "is denied already" in text_of(again)
+        deck = await t.slash("house deny", {"list": "nowhere", "entry": "1"}, user=fake.owner)
+        assert "has no list or deck 'nowhere'" in text_of(deck)
+        assert (await t.service.settings(fake.guild_id)).house.deny == (("chaos", "12"),)
+
+        await t.game("classic", players=2, seed=5)
+        board = await board_of(t)
+        assert "House rules: 1 entry denied, rolled again when it comes up." in text_of(board)
+        game = (await t.current()).game
+        assert game.state.house.deny == (("chaos", "12"),)
+        allowed = await t.slash(
+            "house allow",
+            {"list": "chaos", "entry": "CounterRoll", "next_game": True},
+            user=fake.owner,
+        )
+        assert "They apply from the next game" in text_of(allowed)
+        assert (await t.service.settings(fake.guild_id)).house.deny == ()
+        assert (await t.current()).game.state.house.deny == (("chaos", "12"),)

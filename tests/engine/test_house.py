@@ -257,7 +257,7 @@ def test_a_denied_result_is_rolled_again_with_the_rolls_own_dice_and_rendered() 
     assert rolled[0]["denied"][0]["entry"] == {"id": "b", "name": "Bee"}
     assert rolled[0]["entry"]["id"] != "b"
     lines = render_lines(game.events, Names.of(game))
-    assert any("denied by a house rule and rolled again: 2 (Bee)." in line for line in lines)
+    assert any("denied by a house rule and rolled again: #2 Bee." in line for line in lines)
     assert_consistent(game)
 
 
