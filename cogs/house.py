@@ -4,6 +4,7 @@ change them, as they change /settings. A game keeps the rules it started with.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -55,6 +56,22 @@ class HouseCog(commands.GroupCog, group_name="house"):
         next_game: bool = False,
     ) -> None:
         await self._change(interaction, lambda h: chaos_from(h, round), next_game)
+
+    @app_commands.command(
+        name="repeats", description="Whether a list may give an entry twice (Manage Server)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        repeats="never: no entry twice until the list came up whole; allowed: every roll afresh",
+        next_game=NEXT_GAME,
+    )
+    async def repeats(
+        self,
+        interaction: Interaction,
+        repeats: Literal["never", "allowed"],
+        next_game: bool = False,
+    ) -> None:
+        await self._change(interaction, lambda h: house.repeats(h, repeats), next_game)
 
     @app_commands.command(
         name="deny", description="Deny an entry of a list: it is rolled again (Manage Server)"

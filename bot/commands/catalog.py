@@ -24,6 +24,7 @@ from bot.commands.grammar import (
 )
 from bot.commands.house import ROUNDS
 from bot.engine.actions import LOSS_REASONS
+from bot.engine.house import REPEATS
 from bot.render.ids import EFFECT, MIDDLE
 
 MAX_TEXT = 100
@@ -426,6 +427,17 @@ def house_deny(rest: str) -> Args:
 def house_allow(rest: str) -> Args:
     """Take an entry off the deny-list."""
     return _list_entry(rest, "house allow")
+
+
+@command("house repeats never|allowed [next game]", Kind.QUERY)
+def house_repeats(rest: str) -> Args:
+    """With `never`, a game gives no entry of a list twice until every entry of that list has
+    come up; then the list starts over. `allowed` (the default) rolls every time afresh."""
+    text, upcoming = _next_game(rest)
+    word = text.strip().lower()
+    if word not in REPEATS:
+        raise CommandError(f"repeats are `never` or `allowed` ({usage_of('house repeats')})")
+    return {"repeats": word, "next_game": upcoming}
 
 
 def _list_entry(rest: str, name: str) -> Args:

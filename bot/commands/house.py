@@ -37,6 +37,13 @@ def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:
         lines += [f"  {denied_name(t, e, ruleset)}" for t, e in shown[:SHOWN_DENIED]]
         if len(house.deny) > SHOWN_DENIED:
             lines.append(f"  … and {len(house.deny) - SHOWN_DENIED} more.")
+    if house.repeats == "never":
+        lines.append(
+            "Repeats: never. A list gives no entry twice until every entry of it has come up;"
+            " then it starts over."
+        )
+    else:
+        lines.append("Repeats: allowed (the default: every roll afresh).")
     lines.append("A game keeps the house rules it started with (they are on its board).")
     return "\n".join(lines)
 
@@ -63,6 +70,11 @@ def _position(pair: tuple[str, str], ruleset: Ruleset | None) -> tuple[str, int,
 def chaos_from(house: HouseRules, round_number: int) -> HouseRules:
     """The rules with chaos from `round_number` (checked by the engine's rules)."""
     return replace(house, chaos_from=round_number)
+
+
+def repeats(house: HouseRules, word: str) -> HouseRules:
+    """The rules with repeats `never` or `allowed` (checked by the engine's rules)."""
+    return replace(house, repeats=word)
 
 
 def deny(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: str) -> HouseRules:

@@ -203,6 +203,7 @@ def resolver_for(
         next_id=ctx.state.next_id,
         chaos=chaos,
         denied=ctx.state.house.denied(),
+        given=ctx.state.given if ctx.state.house.repeats == "never" else None,
     )
 
 

@@ -52,6 +52,11 @@ class Roll(TypedDict):
     # the last result was drawn by the weights of the results not denied, not thrown.
     denied: NotRequired[list[DeniedResult]]
     drawn: NotRequired[bool]
+    # With no repeats (a house rule): the result thrown that had come up already, replaced by
+    # one drawn by weight among those that hadn't (`drawn`); `fresh` when every entry of the
+    # list had come up, so the list started over with this roll.
+    repeat: NotRequired[DeniedResult]
+    fresh: NotRequired[bool]
 
 
 class DeniedResult(TypedDict):

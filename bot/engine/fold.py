@@ -96,6 +96,10 @@ def apply(state: GameState, event: Event) -> None:
             state.rolled = True
         case "roll":
             state.next_id = max(state.next_id, event["id"] + 1)
+            if state.house.repeats == "never":
+                table, entry = event["table"], event["entry"]["id"]
+                came = frozenset() if event.get("fresh") else state.given.get(table, frozenset())
+                state.given = {**state.given, table: came | {entry}}
         case "budget_exhausted":
             pass
         case "stack":

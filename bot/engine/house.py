@@ -10,6 +10,8 @@ without house rules logs and commits exactly as before they existed.
   is as many turns as there are seated players when it begins (``GameState.round``).
 * ``deny``: entries of lists that never come up: a denied result is rolled again at once, with
   the roll's own dice, and the roll logs it (:mod:`bot.engine.resolve`).
+* ``repeats``: ``never`` means a list gives no entry twice until every entry of it came up;
+  then it starts over, and the roll that starts it over says so.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from typing import Any
 MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
 MAX_DENIED = 200  # entries a server may deny in all: the board and the log stay short
 MAX_ID = 100  # characters of a list's or an entry's id
-RULES = ("chaos_from", "deny")  # the house rules a log may hold
+REPEATS = ("allowed", "never")
+RULES = ("chaos_from", "deny", "repeats")  # the house rules a log may hold
 
 
 class HouseRuleError(ValueError):
@@ -34,8 +37,11 @@ class HouseRules:
 
     chaos_from: int = 1
     deny: tuple[tuple[str, str], ...] = ()  # (list id, entry id), sorted, each once
+    repeats: str = "allowed"  # or "never": no entry twice until the list came up whole
 
     def __post_init__(self) -> None:
+        if self.repeats not in REPEATS:
+            raise HouseRuleError(f"repeats are {' or '.join(REPEATS)}")
         if len(self.deny) > MAX_DENIED:
             raise HouseRuleError(f"a server may deny at most {MAX_DENIED} entries")
         if any(
@@ -62,6 +68,8 @@ class HouseRules:
         if self.deny:
             count = len(self.deny)
             parts.append(f"{count} {'entry' if count == 1 else 'entries'} denied")
+        if self.repeats == "never":
+            parts.append("no repeats until a list has come up whole")
         return parts
 
     def denied(self) -> dict[str, frozenset[str]]:
@@ -78,6 +86,8 @@ class HouseRules:
             data["chaos_from"] = self.chaos_from
         if self.deny:
             data["deny"] = [[table, entry] for table, entry in self.deny]
+        if self.repeats != "allowed":
+            data["repeats"] = self.repeats
         return data
 
     @classmethod
@@ -92,4 +102,8 @@ class HouseRules:
             isinstance(pair, list) and len(pair) == 2 for pair in deny
         ):
             raise HouseRuleError("the house rules' deny-list is damaged")
-        return cls(chaos_from=data.get("chaos_from", 1), deny=tuple((t, e) for t, e in deny))
+        return cls(
+            chaos_from=data.get("chaos_from", 1),
+            deny=tuple((t, e) for t, e in deny),
+            repeats=data.get("repeats", "allowed"),
+        )

@@ -98,6 +98,7 @@ class Resolver:
         "_budget",
         "_chaos",
         "_denied",
+        "_given",
         "_ignore_nested",
         "_lists",
         "_tables",
@@ -125,6 +126,7 @@ class Resolver:
         used: int = 0,
         chaos: TableId | None = None,
         denied: Mapping[TableId, frozenset[EntryId]] | None = None,
+        given: Mapping[TableId, frozenset[EntryId]] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.rng = rng
@@ -142,6 +144,9 @@ class Resolver:
         self._lists = ruleset.lists
         self._chaos = chaos  # where a chaos roll is made now (None: chaos is a deck)
         self._denied = _deniable(ruleset, denied or {})
+        # With no repeats (a house rule): the entries of each list that came up since it last
+        # started over; None when repeats are allowed.
+        self._given = None if given is None else dict(given)
         # Rolls whose result offered a roll, each with how many rolls were pending before the
         # rolls it asked for itself: once the pending rolls are back down to that, the rest
         # waits for the offer.
@@ -247,21 +252,16 @@ class Resolver:
         table = self._tables.get(task.table) or self.ruleset.table(task.table)
         faces, result = table.dice.roll(self.rng)
         entry = table.lookup(result)
-        barred = self._denied.get(task.table)
-        if barred is None or entry.id not in barred:
+        barred = self._denied.get(task.table, frozenset())
+        given = None if self._given is None else self._given.get(task.table, frozenset())
+        if not barred and given is None:  # no house rule touches this roll
             return entry, self._record(task, entry, list(faces), result, None)
         # A house rule denies it: rolled again at once with the same dice, each denied result
         # kept in the roll (bot.engine.house).
         denied: list[DeniedResult] = []
         drawn = False
         while entry.id in barred:
-            denied.append(
-                {
-                    "dice": list(faces),
-                    "result": result,
-                    "entry": {"id": entry.id, "name": entry.name},
-                }
-            )
+            denied.append(_result(faces, result, entry))
             self.dice += len(faces)
             self.bytes += roll_size(len(entry.name), len(faces))
             if len(denied) >= MAX_DENIED_ROLLS:
@@ -270,10 +270,27 @@ class Resolver:
                 break
             faces, result = table.dice.roll(self.rng)
             entry = table.lookup(result)
+        fresh, repeat = False, None
+        if given is not None:
+            # No repeats: an entry that came up already is replaced by one drawn by weight
+            # among those that haven't; once every entry has, the list starts over.
+            if all(e.id in given or e.id in barred for e in table.entries):
+                fresh, given = True, frozenset()
+            elif entry.id in given:
+                repeat = _result(faces, result, entry)
+                result = _draw_allowed(table, barred | given, self.rng)
+                faces, entry, drawn = (), table.lookup(result), True
+            assert self._given is not None
+            self._given[task.table] = given | {entry.id}
         roll = self._record(task, entry, list(faces), result, None)
-        roll["denied"] = denied
+        if denied:
+            roll["denied"] = denied
+        if repeat is not None:
+            roll["repeat"] = repeat
         if drawn:
             roll["drawn"] = True
+        if fresh:
+            roll["fresh"] = True
         return entry, roll
 
     def _record(
@@ -435,6 +452,10 @@ class Resolver:
 # denied: the same odds (a result not denied comes up as often relative to another as its
 # dice say), in bounded time however much of a list is denied.
 MAX_DENIED_ROLLS = 100
+
+
+def _result(faces: tuple[int, ...], result: int, entry: Entry) -> DeniedResult:
+    return {"dice": list(faces), "result": result, "entry": {"id": entry.id, "name": entry.name}}
 
 
 def _deniable(

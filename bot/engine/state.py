@@ -106,6 +106,9 @@ class GameState:
     host: PlayerId = ""
     life: int | None = None
     house: HouseRules = field(default_factory=HouseRules)  # the rules it started with
+    # With no repeats (a house rule): the entries of each list that came up since it last
+    # started over. Replaced, never changed in place, so a state copy may share it.
+    given: dict[str, frozenset[str]] = field(default_factory=dict)
     phase: Phase = Phase.LOBBY
     players: dict[PlayerId, Player] = field(default_factory=dict)
     order: list[PlayerId] = field(default_factory=list)
@@ -163,6 +166,7 @@ class GameState:
         clone.offers = dict(self.offers)
         clone.paused = list(self.paused)
         clone.draws = dict(self.draws)
+        clone.given = dict(self.given)
         return clone
 
     def take_id(self) -> int:

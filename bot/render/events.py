@@ -115,17 +115,26 @@ def render_lines(
     return lines
 
 
-def denied_text(roll: Roll) -> str:
-    """What a house rule's deny-list did to a roll: the results it denied, rolled again."""
+def house_notes(roll: Roll) -> list[str]:
+    """What house rules did to a roll: results a deny-list denied and rolled again, a result
+    that had come up already (no repeats), a list that started over."""
+    notes = []
+    if roll.get("fresh"):
+        notes.append("every entry of this list has come up: it starts over (no repeats).")
     denied = roll.get("denied") or []
-    shown = ", ".join(f"#{d['result']} {d['entry']['name']}" for d in denied[:5])
-    more = f" and {len(denied) - 5} more" if len(denied) > 5 else ""
-    how = (
-        "; then drawn by the dice's weights among the results not denied"
-        if roll.get("drawn")
-        else ""
-    )
-    return f"denied by a house rule and rolled again: {shown}{more}{how}."
+    if denied:
+        shown = ", ".join(f"#{d['result']} {d['entry']['name']}" for d in denied[:5])
+        more = f" and {len(denied) - 5} more" if len(denied) > 5 else ""
+        notes.append(f"denied by a house rule and rolled again: {shown}{more}.")
+    repeat = roll.get("repeat")
+    if repeat is not None:
+        notes.append(
+            f"#{repeat['result']} {repeat['entry']['name']} came up already (no repeats): drawn"
+            " by the dice's weights among the entries still to come."
+        )
+    elif roll.get("drawn"):
+        notes.append("then drawn by the dice's weights among the results not denied.")
+    return notes
 
 
 def _directions(roll: Roll, names: Names, directed: set[str]) -> str:
@@ -162,8 +171,8 @@ def _roll(
     if roll["reason"]:
         line += f" ({roll['reason']})"
     lines = [line]
-    if roll.get("denied"):
-        lines += wrap(denied_text(roll), indent, width)
+    for note in house_notes(roll):
+        lines += wrap(note, indent, width)
     if directions:
         lines += wrap(f"Directions: {directions}", indent, width)
     if roll["text"]:

@@ -131,7 +131,7 @@ def test_a_deny_list_game_verifies_and_a_changed_deny_does_not(tmp_path: Path) -
             "game verify game.jsonl",
         ]
     )
-    out = play(tmp_path, stdin=stdin)
+    out = play(tmp_path, "--seed", "5", stdin=stdin)  # its first roll throws 8, denied
     assert_in_order(
         out,
         r"> chaos roll persona",
@@ -158,3 +158,36 @@ def test_a_deny_list_game_verifies_and_a_changed_deny_does_not(tmp_path: Path) -
         (tmp_path / f"{name}.jsonl").write_text("".join(json.dumps(e) + "\n" for e in forged))
         checked = play(tmp_path, stdin=f"game verify {name}.jsonl\n")
         assert_in_order(checked, rf"> game verify {name}.jsonl", r"! .*")
+
+
+def test_no_repeats_at_the_console(tmp_path: Path) -> None:
+    stdin = "".join(
+        f"{line}\n"
+        for line in [
+            "house repeats sometimes",
+            "house repeats never",
+            "as Ann: game start classic",
+            "game join Bob",
+            "game begin",
+            *["chaos roll persona"] * 21,
+            "game end",
+            "game export game.jsonl",
+            "game verify game.jsonl",
+        ]
+    )
+    out = play(tmp_path, "--seed", "5", stdin=stdin)
+    assert_in_order(
+        out,
+        r"! repeats are `never` or `allowed` \(usage: house repeats never\|allowed \[next game\]\)",
+        r"Repeats: never\. A list gives no entry twice until every entry of it has come up;.*",
+        r"Ann opens a classic game \(seed 5, 20 life, house rules: no repeats until a list has"
+        r" come up whole\)\.",
+        r"Ann rolls PersonaLand d20 \[drawn\] = \d+ → .*",
+        r".*came up already \(no repeats\): drawn by the dice's weights among the.*",
+        r".*every entry of this list has come up: it starts over \(no repeats\)\.",
+        r"Verified.*",
+    )
+    events = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text().splitlines()]
+    rolls = [e for e in events if e["type"] == "roll" and e["table"] == "persona"]
+    assert len({r["entry"]["id"] for r in rolls[:20]}) == 20
+    assert [n for n, r in enumerate(rolls) if r.get("fresh")] == [20]

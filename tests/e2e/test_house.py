@@ -95,3 +95,24 @@ async def test_the_deny_list_through_discord_with_autocomplete(
         assert "They apply from the next game" in text_of(allowed)
         assert (await t.service.settings(fake.guild_id)).house.deny == ()
         assert (await t.current()).game.state.house.deny == (("chaos", "12"),)
+
+
+@aio
+async def test_no_repeats_through_discord(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        fake = t.fake
+        refused = await t.slash("house repeats", {"repeats": "never"}, user=fake.player)
+        assert is_ephemeral(refused)
+        saved = await t.slash("house repeats", {"repeats": "never"}, user=fake.owner)
+        assert "Repeats: never." in text_of(saved)
+        await t.game("classic", players=2, seed=5)
+        board = await board_of(t)
+        assert "no repeats until a list has come up whole" in text_of(board)
+        for _ in range(21):
+            await t.slash("chaos roll", {"list": "persona"}, user=fake.owner)
+        game = (await t.current()).game
+        persona = [e for e in game.events if e["type"] == "roll" and e["table"] == "persona"]
+        assert len({r["entry"]["id"] for r in persona[:20]}) == 20
+        assert persona[20].get("fresh") is True
+        shown = await t.slash("house show", user=fake.player)
+        assert "Repeats: never." in text_of(shown)

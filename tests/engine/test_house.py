@@ -282,3 +282,72 @@ def test_a_list_almost_all_denied_draws_by_weight_in_bounded_time() -> None:
     assert any(r.get("drawn") for r in rolls)
     assert all(len(r.get("denied", [])) <= MAX_DENIED_ROLLS for r in rolls)
     assert_consistent(game)
+
+
+# -- no repeats ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    spans=st.lists(st.integers(1, 5), min_size=2, max_size=12),
+    denied=st.sets(st.integers(0, 11), max_size=3),
+    seed=st.integers(0, 2**32),
+)
+def test_with_no_repeats_a_list_of_n_entries_gives_n_different_ones_first(
+    spans: list[int], denied: set[int], seed: int
+) -> None:
+    """Weighted bands, a few denied: the first rolls give every entry not denied once each,
+    then the list starts over (the roll says so), and gives them all once again."""
+    low, bands = 1, []
+    for n, width in enumerate(spans):
+        bands.append((low, low + width - 1, f"e{n}"))
+        low += width
+    keys = [key for _, _, key in bands]
+    barred = {f"e{n}" for n in denied if f"e{n}" in keys}
+    if len(barred) == len(keys):
+        barred = set()
+    rules = ruleset(_bands("chaos", bands))
+    house = HouseRules(deny=tuple(("chaos", key) for key in barred), repeats="never")
+    game = Game.start(rules, seed=seed, host="ann", name="Ann", house=house)
+    game.act(Begin(actor="ann"))
+    left = len(keys) - len(barred)
+    for _ in range(2 * left + 1):
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+    rolls = of_type(game.events, "roll")
+    first, second = rolls[:left], rolls[left : 2 * left]
+    assert len({r["entry"]["id"] for r in first}) == left
+    assert len({r["entry"]["id"] for r in second}) == left
+    assert not {r["entry"]["id"] for r in rolls} & barred
+    assert [n for n, r in enumerate(rolls) if r.get("fresh")] == [left, 2 * left]
+    assert_consistent(game)
+
+
+def test_no_repeats_keeps_the_weights_of_what_is_left() -> None:
+    """A d10 list: one band of 1-6, one of 7-9, one of 10. Of the second rolls of each cycle
+    (after the wide band came first), 7-9 comes up three times as often as 10."""
+    rules = ruleset(_bands("chaos", [(1, 6, "wide"), (7, 9, "mid"), (10, 10, "narrow")]))
+    second: dict[str, int] = {"mid": 0, "narrow": 0}
+    for seed in range(300):
+        game = Game.start(
+            rules, seed=seed, host="ann", name="Ann", house=HouseRules(repeats="never")
+        )
+        game.act(Begin(actor="ann"))
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+        rolls = of_type(game.events, "roll")
+        if rolls[0]["entry"]["id"] == "wide":
+            second[rolls[1]["entry"]["id"]] += 1
+    ratio = second["mid"] / max(second["narrow"], 1)
+    assert 2.0 < ratio < 4.5, second
+
+
+def test_a_repeat_is_logged_and_rendered() -> None:
+    rules = ruleset(faces("chaos", entry("a", "Apple"), entry("b", "Bee"), entry("c", "Cat")))
+    game = Game.start(rules, seed=4, host="ann", name="Ann", house=HouseRules(repeats="never"))
+    game.act(Begin(actor="ann"))
+    for _ in range(9):
+        game.act(RollChaos(actor="ann", extra=True, referee=True))
+    lines = "\n".join(render_lines(game.events, Names.of(game)))
+    assert "came up already (no repeats)" in lines
+    assert "every entry of this list has come up: it starts over (no repeats)." in lines
+    assert fold(game.events).given == game.state.given
