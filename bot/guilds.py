@@ -42,6 +42,14 @@ def _check(name: str, value: object, rulesets: Callable[[str], LoadedRuleset]) -
             raise SettingsError(
                 "Turn powers are either the referees' alone or the active player's too."
             )
+    elif name == "turn_mentions":
+        if not isinstance(value, bool):
+            raise SettingsError("Turn mentions are either on or off.")
+    elif name == "quiet":
+        if not isinstance(value, tuple) or not all(
+            isinstance(v, str) and v.isdigit() and len(v) <= 20 for v in value
+        ):
+            raise SettingsError("Who turned turn mentions off is a list of Discord ids.")
     elif name == "house":
         if not isinstance(value, HouseRules):
             raise SettingsError("The house rules are set with /house.")

@@ -58,6 +58,24 @@ class GuildService:
             _keep(self._settings, guild, settings)
         return settings
 
+    async def mention(self, guild: str, member: str, on: bool) -> GuildSettings:
+        """Whether `member` (a Discord id) is mentioned when their turn starts, where the guild
+        mentions players at all (``turn_mentions``); returns all of the guild's settings."""
+        async with self._locks.hold(f"settings\0{guild}"):
+            current = await self.settings(guild)
+            quiet = set(current.quiet)
+            if on:
+                quiet.discard(member)
+            else:
+                quiet.add(member)
+            members = tuple(sorted(quiet))
+            check_settings({"quiet": members}, self._rulesets)
+            settings = replace(current, quiet=members)
+            if settings != current:
+                await self.store.put_guild_settings(guild, settings, now=self._clock())
+                _keep(self._settings, guild, settings)
+        return settings
+
     async def change_house(
         self,
         guild: str,

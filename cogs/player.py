@@ -1,4 +1,5 @@
-"""/player: stepping away from the table and coming back."""
+"""/player: stepping away from the table and coming back, and whether one is pinged for one's
+turn."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from discord.ext import commands
 
 from bot.client import choices
 from bot.client.bot import ChaosBot
+from bot.client.interactions import guild_key, reply
 from bot.engine import actions as a
 from bot.engine.errors import RulesError
 
@@ -61,6 +63,27 @@ class PlayerCog(commands.GroupCog, group_name="player"):
                 actor=who.id, referee=who.referee, player=view.maybe_player(player)
             ),
         )
+
+    @app_commands.command(
+        name="notify", description="Whether you are pinged when your turn starts (on this server)"
+    )
+    @app_commands.describe(
+        on="True: ping me when my turn starts (if the server turned mentions on); False: don't"
+    )
+    async def notify(self, interaction: Interaction, on: bool) -> None:
+        settings = await self.bot.service.mention(
+            guild_key(interaction), str(interaction.user.id), on
+        )
+        if not on:
+            said = "You won't be pinged when your turn starts on this server."
+        elif settings.turn_mentions:
+            said = "You'll be pinged when your turn starts on this server."
+        else:
+            said = (
+                "You'll be pinged when your turn starts once this server turns turn mentions on"
+                " (`/settings turn_mentions:True`, Manage Server); today it is off for everyone."
+            )
+        await reply(interaction, said, ephemeral=True)
 
 
 async def setup(bot: ChaosBot) -> None:

@@ -1,5 +1,5 @@
 """/settings: the server's choices (Manage Server): referee role, default ruleset, auto-roll,
-secret rolls, turn powers."""
+secret rolls, turn powers, turn mentions."""
 
 from __future__ import annotations
 
@@ -38,6 +38,13 @@ def describe(settings: GuildSettings) -> str:
                 if settings.turn_powers
                 else "the host and referees only"
             ),
+            "Turn mentions: "
+            + (
+                "on (each player is pinged when their turn starts; `/player notify` turns it"
+                " off for oneself)"
+                if settings.turn_mentions
+                else "off"
+            ),
         ]
     )
 
@@ -60,6 +67,7 @@ class SettingsCog(commands.Cog):
         auto_roll="Make the chaos roll by itself as soon as a turn starts",
         secret_rolls="Who may roll dice secretly with /roll dice",
         turn_powers="Let the active player change the turn order, roll a Global or a named list",
+        turn_mentions="Ping each player when their turn starts (each may opt out: /player notify)",
     )
     @app_commands.autocomplete(default_ruleset=choices.rulesets)
     async def settings(
@@ -71,6 +79,7 @@ class SettingsCog(commands.Cog):
         auto_roll: bool | None = None,
         secret_rolls: Literal["allowed", "referee", "never"] | None = None,
         turn_powers: bool | None = None,
+        turn_mentions: bool | None = None,
     ) -> None:
         guild = guild_key(interaction)
         changes: dict[str, Any] = {}
@@ -86,6 +95,8 @@ class SettingsCog(commands.Cog):
             changes["secret_rolls"] = secret_rolls
         if turn_powers is not None:
             changes["turn_powers"] = turn_powers
+        if turn_mentions is not None:
+            changes["turn_mentions"] = turn_mentions
         who, current = await self.bot.play.caller(interaction)
         require_manager(who, "Changing the settings" if changes else "Seeing the settings")
         if changes:

@@ -10,6 +10,7 @@ the service refuses a press made on an older state of the game. What a press doe
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -18,6 +19,7 @@ from bot.client.presses import TakesTurns
 from bot.commands.grammar import read_int
 from bot.commands.steps import Step, StepKind, next_steps
 from bot.engine.game import Game
+from bot.render.choices import option_texts
 
 if TYPE_CHECKING:
     from bot.client.bot import ChaosBot
@@ -88,14 +90,29 @@ class PickMenu(
 ):
     """A private menu with every option of a pending choice (a spite look has seven)."""
 
-    def __init__(self, options: list[tuple[str, str]], game_id: int, version: int) -> None:
+    def __init__(
+        self,
+        options: list[tuple[str, str]],
+        game_id: int,
+        version: int,
+        texts: Sequence[str] = (),
+    ) -> None:
+        # Each option's description says what it does (Discord shows 100 characters of it);
+        # the message above the menu has the whole texts.
+        said = [*texts, *([""] * (len(options) - len(texts)))][: len(options)]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"{PREFIX}:menu:{game_id}:{version}",
                 placeholder="Choose one",
                 options=[
-                    discord.SelectOption(label=_label(name), value=str(number))
-                    for number, (_, name) in enumerate(options[:25], 1)
+                    discord.SelectOption(
+                        label=_label(name),
+                        value=str(number),
+                        description=_label(text) if text else None,
+                    )
+                    for number, ((_, name), text) in enumerate(
+                        zip(options[:25], said[:25], strict=True), 1
+                    )
                 ],
             )
         )
@@ -139,7 +156,8 @@ def menu_view(game_id: int, game: Game) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     pending = game.state.pending
     if pending is not None:
-        view.add_item(PickMenu(list(pending.options), game_id, game.seq))
+        texts = option_texts(pending.kind, pending.options, pending.context, game.ruleset)
+        view.add_item(PickMenu(list(pending.options), game_id, game.seq, texts))
     return _drawn(view)
 
 

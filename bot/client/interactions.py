@@ -135,8 +135,12 @@ async def reply(
     view: discord.ui.View | None = None,
     file: discord.File | None = None,
     ephemeral: bool = False,
+    mention: int | None = None,
 ) -> None:
     """Answer the interaction, as its first response or (once deferred) as a follow-up.
+
+    Nobody is pinged by what the answer says, but the member `mention` names (by id) when
+    given: a turn's player, mentioned in `content`.
 
     If Discord refuses the first response because the interaction was answered already
     (40060), and this process claimed it (:func:`mark_ours`), the answer goes out as a
@@ -155,6 +159,8 @@ async def reply(
     if file is not None:
         extra["file"] = file
     mentions = discord.AllowedMentions.none()
+    if mention is not None:
+        mentions.users = [discord.Object(id=mention)]
     if interaction.response.is_done():
         thinking = interaction.extras.pop(_THINKING, None)
         if thinking == "public" and ephemeral:

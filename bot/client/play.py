@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.client.buttons import menu_view, steps_view
-from bot.client.embeds import result_embeds
+from bot.client.embeds import result_embeds, text_embeds
 from bot.client.errors import report
 from bot.client.interactions import (
     Caller,
@@ -34,11 +34,15 @@ from bot.client.interactions import (
     scope_of,
     within_deadline,
 )
+from bot.client.mentions import Mentions, mention_line
+from bot.client.recap import with_recap
+from bot.client.wording import plain
 from bot.commands import GameView
 from bot.commands.steps import Step, StepKind
 from bot.engine import actions as a
 from bot.engine.errors import ChaosError, NotYourTurnError
 from bot.errors import StaleActionError
+from bot.render.choices import option_texts
 from bot.service import Outcome
 from bot.store import GuildSettings
 
@@ -58,6 +62,7 @@ class Play:
         self._busy = 0  # actions being carried out and answered right now
         self._quiet = asyncio.Event()
         self._quiet.set()
+        self.mentions = Mentions()
 
     async def until_quiet(self, limit: float) -> None:
         """Wait (at most `limit` seconds) until no action is being carried out: work nobody
@@ -173,8 +178,22 @@ class Play:
             return await self._auto_roll(scope, settings, outcome)
 
         outcome = await within_deadline(interaction, work())
-        await self._answer(interaction, outcome, drawn)
+        await self._answer(interaction, outcome, drawn, self._ping(interaction, outcome, settings))
         return outcome
+
+    def _ping(
+        self, interaction: discord.Interaction[Any], outcome: Outcome, settings: GuildSettings
+    ) -> int | None:
+        """Whom the answer mentions: the player whose turn the action started (see
+        :mod:`bot.client.mentions`)."""
+        return self.mentions.whom(
+            outcome.scope,
+            outcome.game_id,
+            outcome.events,
+            outcome.game.state,
+            settings,
+            interaction.user.id,
+        )
 
     async def press(
         self, interaction: discord.Interaction[Any], step: Step, game_id: int, version: int
@@ -210,10 +229,16 @@ class Play:
         if pending.player != who.id:
             name = current.game.state.players[pending.player].name
             raise NotYourTurnError(f"That choice is {name}'s to make.")
+        game = current.game
+        texts = option_texts(pending.kind, pending.options, pending.context, game.ruleset)
+        lines = [
+            f"**{n}) {plain(name)}**" + (f"\n{plain(text)}" if text else "")
+            for n, ((_, name), text) in enumerate(zip(pending.options, texts, strict=True), 1)
+        ]
         await reply(
             interaction,
-            "Your choice (only you can see this):",
-            view=menu_view(game_id, current.game),
+            embeds=text_embeds("Your choice (only you can see this)", "\n".join(lines)),
+            view=menu_view(game_id, game),
             ephemeral=True,
         )
 
@@ -232,7 +257,11 @@ class Play:
         return replace(more, events=[*outcome.events, *more.events])
 
     async def _answer(
-        self, interaction: discord.Interaction[Any], outcome: Outcome, drawn: _Drawn | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        outcome: Outcome,
+        drawn: _Drawn | None = None,
+        ping: int | None = None,
     ) -> None:
         # The answer goes out before the board is drawn (the player waits for one, not the
         # other), but the keeper is told first, so whoever waits for the boards to settle
@@ -241,7 +270,8 @@ class Play:
         boards.expect()
         try:
             embeds, view = _draw(outcome) if drawn is None else drawn.answer(outcome)
-            await reply(interaction, embeds=embeds, view=view)
+            said = None if ping is None else mention_line(ping, outcome.game.state.turn)
+            await reply(interaction, said, embeds=embeds, view=view, mention=ping)
         finally:
             if interaction.channel_id is None:
                 boards.forget_expected()
@@ -253,8 +283,10 @@ Answer = tuple[list[discord.Embed], discord.ui.View]
 
 
 def _draw(outcome: Outcome) -> Answer:
-    """The public answer to an action: what it did, and the buttons for what comes next."""
-    return result_embeds(outcome.events, outcome.game), steps_view(outcome.game_id, outcome.game)
+    """The public answer to an action: what it did (and the game's recap, if it ended it), and
+    the buttons for what comes next."""
+    embeds = with_recap(result_embeds(outcome.events, outcome.game), outcome.events, outcome.game)
+    return embeds, steps_view(outcome.game_id, outcome.game)
 
 
 class _Drawn:

@@ -33,6 +33,7 @@ from bot.engine.house import HouseRules
 from bot.engine.state import Phase
 from bot.errors import NoGameError
 from bot.render import Names, render_status
+from bot.render.recap import recap, recap_lines
 from bot.service import GameService, Outcome
 from bot.tables import Rule
 
@@ -101,7 +102,12 @@ class Console:
         shown, and the board says it was named."""
         if game.state.phase is not Phase.ENDED and not named(game.state.seed):
             events = unseeded(events)
-        self.out.events(events, Names.of(game), log=log)
+        names = Names.of(game)
+        self.out.events(events, names, log=log)
+        if not log and any(e["type"] == "game_ended" for e in events):
+            told = recap(game.events)
+            if told is not None:  # the game just ended: tell its story
+                self.out.reply("game recap", "\n".join(recap_lines(told, names)))
 
     async def current(self) -> Outcome | None:
         """The game in progress at this table, if any."""

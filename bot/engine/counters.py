@@ -184,6 +184,8 @@ def _below_one(ctx: Context) -> None:
         player = ctx.state.players[player_id]
         if player.status is Status.OUT or player.life is None or player.life >= 1:
             continue
+        if player.unsure:  # the bot can't know it is below 1: it waits for `life set`
+            continue
         if player.spiting or ctx.state.phase is not Phase.PLAYING:
             continue
         spites = [i for i in ctx.state.stack if i.spite and i.player == player_id]

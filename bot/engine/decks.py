@@ -12,7 +12,7 @@ from bot.engine.context import Context
 from bot.engine.dice import render_inline
 from bot.engine.errors import RulesError
 from bot.engine.events import Roll
-from bot.engine.lifegain import card_x
+from bot.engine.lifegain import card_x, text_roll
 from bot.engine.model import Entry, Kind, PlayerId, TableId
 from bot.engine.outcomes import apply_entry
 from bot.engine.resolve import inline_record
@@ -235,6 +235,8 @@ def finish_spite(
     that the bot has to ask about) has resolved; any other loss is asked about (survival).
     """
     if reason == "life" and entry.life_gain is not None:
-        survival.after_gain(ctx, player_id, deck, entry, reason, x=card_x(played["inline"]))
+        inline = played["inline"]
+        x, rolled = card_x(inline), text_roll(inline)
+        survival.after_gain(ctx, player_id, deck, entry, reason, x=x, rolled=rolled)
     else:
         survival.settle(ctx, player_id, reason)

@@ -12,7 +12,7 @@ from typing import TypeAlias
 
 from bot.engine.dice import DiceExpr
 from bot.engine.errors import TableError
-from bot.engine.lifegain import LifeGain
+from bot.engine.lifegain import LifeChange, LifeGain, LifeOp, Who
 
 TableId: TypeAlias = str
 EntryId: TypeAlias = str
@@ -171,6 +171,10 @@ class Entry:
     duration: Duration | None = None
     gains_life: bool = False
     life: LifeGain | None = None  # how much; gaining life with none is asked about in a spite
+    life_changes: tuple[LifeChange, ...] = ()  # its other changes to life totals, in order
+    # Its text speaks of life but the table declares no change: the bot can't count it, so the
+    # totals it may touch (every player's) are shown as unsure when it is honoured.
+    life_undeclared: bool = False
     removes: tuple[str, ...] = ()  # what it takes out of play: worlds, globals, effects or names
     next_list: TableId | None = None
     turn: TurnChange | None = None
@@ -190,6 +194,9 @@ class Entry:
             raise TableError(f"entry {self.id!r} gives life, so it must be marked as gaining life")
         if self.life is not None and self.life.x and self.x is None:
             raise TableError(f"entry {self.id!r} gains X life but has no X")
+        for change in self.life_changes:
+            if change.amount is not None and change.amount.x and self.x is None:
+                raise TableError(f"entry {self.id!r} changes life by X but has no X")
         if self.halves and len(self.halves) != 2:
             raise TableError(f"split card {self.id!r} must have exactly two halves")
 
@@ -204,9 +211,31 @@ class Entry:
         return (self.life or LifeGain()) if self.gains_life else None
 
     @property
+    def changes_life(self) -> bool:
+        """True when the entry declares any change to life totals (a gain included)."""
+        return self.gains_life or bool(self.life_changes)
+
+    @property
+    def spite_counts(self) -> bool:
+        """True for a result a classic spite roll honours: one that may raise the roller's
+        total (a gain, or a total set, swapped or rotated, or changed in a way only the table
+        sees)."""
+        return self.gains_life or any(_may_raise(change) for change in self.life_changes)
+
+    @property
     def is_meta(self) -> bool:
         """True for an entry about the rolls themselves: links, multi-rolls, tokens, list moves."""
         return self.kind in _META_KINDS or self.next_list is not None
 
 
 _META_KINDS = frozenset({Kind.LINK, Kind.MULTI, Kind.TOKEN})
+
+
+def _may_raise(change: LifeChange) -> bool:
+    if change.op in (LifeOp.SWAP, LifeOp.ROTATE):
+        return True
+    return change.op in (LifeOp.SET, LifeOp.UNSURE) and change.who in (
+        Who.YOU,
+        Who.EACH,
+        Who.PLAYER,
+    )

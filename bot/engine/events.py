@@ -24,6 +24,7 @@ from bot.engine.events_effects import (
     EffectEnded,
     EffectStarted,
     LifeChanged,
+    LifeUnsure,
     ListChanged,
     OfferDeclined,
     OfferLapsed,
@@ -94,6 +95,7 @@ __all__ = [
     "InlineDice",
     "Json",
     "LifeChanged",
+    "LifeUnsure",
     "ListChanged",
     "MiddleAdded",
     "MiddlePlayed",
@@ -158,6 +160,7 @@ Event: TypeAlias = (
     | ChoiceOffered
     | ChoiceMade
     | LifeChanged
+    | LifeUnsure
     | SpiteStarted
     | SpiteEnded
     | PlayerOut
@@ -189,6 +192,7 @@ EventOwner: TypeAlias = (
     | TokensChanged
     | ListChanged
     | LifeChanged
+    | LifeUnsure
     | TurnOrderChanged
     | PlayerAway
     | PlayerBack

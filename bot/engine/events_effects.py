@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from bot.engine.events_rolls import InlineDice
+
 
 class EffectStarted(TypedDict):
     type: Literal["effect_started"]
@@ -100,6 +102,19 @@ class LifeChanged(TypedDict):
     player: str
     life: int
     delta: int
+    reason: str
+    item: NotRequired[int | None]
+    undoes: NotRequired[int]
+    dice: NotRequired[InlineDice]  # the dice a change in dice threw, as rolled
+
+
+class LifeUnsure(TypedDict):
+    """The bot stops (`unsure`) or starts again being sure of a player's life total: a result
+    changed it in a way the bot can't count, or a player set it (`life set`)."""
+
+    type: Literal["life_unsure"]
+    player: str
+    unsure: bool
     reason: str
     item: NotRequired[int | None]
     undoes: NotRequired[int]

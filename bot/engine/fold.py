@@ -235,6 +235,9 @@ def apply(state: GameState, event: Event) -> None:
         case "life":
             state.players[event["player"]].life = event["life"]
             record_outcome(state.stack, event)
+        case "life_unsure":
+            state.players[event["player"]].unsure = event["unsure"]
+            record_outcome(state.stack, event)
         case "spite_started":
             player = state.players[event["player"]]
             player.spiting = True

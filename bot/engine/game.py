@@ -353,8 +353,10 @@ def _next_turn(ctx: Context, action: a.NextTurn) -> None:
 
 def _settle(ctx: Context) -> None:
     """State-based checks after every action: a multi-roll whose offer is settled goes on; a
-    game that ended reveals its seed; a Global deck game always has a Global."""
+    player a result left below 1 life loses; a game that ended reveals its seed; a Global deck
+    game always has a Global."""
     pauses.settle(ctx)
+    spite.settle_losses(ctx)  # a total a result left below 1 starts the spite rule
     state = ctx.state
     if state.phase is Phase.ENDED:  # act() refuses actions once it is over: this one ended it
         ctx.emit(

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 
 from bot.engine.context import Context
 from bot.engine.events import EffectStarted, PlayerAway, Roll
-from bot.engine.lifegain import MAX_LIFE, LifeGain, amounts, card_x
-from bot.engine.model import Entry, Kind, Lasts, PlayerId, TableId, TurnChange
+from bot.engine.lifechanges import apply_life
+from bot.engine.model import Entry, Kind, Lasts, TableId, TurnChange
 from bot.engine.offers import make_offers
 from bot.engine.state import Status
 from bot.engine.turns import change_order, end_effect
@@ -80,8 +80,7 @@ def apply_entry(
                 "item": item,
             }
         )
-    if entry.life is not None and entry.life.known and owner in ctx.state.players:
-        gain_life(ctx, entry.life, owner, entry.name, x=card_x(roll["inline"]), item=item)
+    apply_life(ctx, entry, roll, item)
     if entry.next_list is not None:
         change_list(
             ctx,
@@ -102,37 +101,6 @@ def apply_entry(
         change_order(ctx, "extra" if entry.turn is TurnChange.EXTRA else "skip", owner, item)
     if entry.offers:
         make_offers(ctx, entry, roll, item, first_id)
-
-
-def gain_life(
-    ctx: Context,
-    gain: LifeGain,
-    owner: PlayerId,
-    why: str,
-    *,
-    x: int = 0,
-    asked: int | None = None,
-    item: int | None = None,
-) -> None:
-    """Tracked life totals go up by what `gain` gives (players whose life isn't tracked: no)."""
-    seated = [p.id for p in ctx.state.seated()]
-    if owner not in seated:
-        seated.append(owner)
-    gains, _ = amounts(gain, owner, seated, ctx.rng, x=x, asked=asked)
-    for player_id, amount in gains:
-        life = ctx.state.players[player_id].life
-        if life is not None:
-            new = min(life + amount, MAX_LIFE)
-            ctx.emit(
-                {
-                    "type": "life",
-                    "player": player_id,
-                    "life": new,
-                    "delta": new - life,
-                    "reason": why,
-                    "item": item,
-                }
-            )
 
 
 def remove(

@@ -164,7 +164,7 @@ class Resolver:
         Anything else, multi-rolls included, is recorded as ignored and not re-rolled.
         """
         entry, roll = self._roll(Task(table, None, 0))
-        if not entry.gains_life:
+        if not entry.spite_counts:
             roll["ignored"] = True
             roll["reason"] = "spite roll: only a result that gains life counts"
             self.result.steps[-1].honoured = False

@@ -8,9 +8,9 @@ from bot.engine.chaos import record, resolver_for
 from bot.engine.context import Context, require
 from bot.engine.decks import spite_look
 from bot.engine.errors import RulesError
-from bot.engine.lifegain import MAX_LIFE, card_x
+from bot.engine.lifegain import MAX_LIFE, card_x, text_roll
 from bot.engine.model import PlayerId, SpitePolicy
-from bot.engine.state import Status
+from bot.engine.state import Phase, Player, Status
 from bot.engine.turns import knock_out
 
 
@@ -69,6 +69,11 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
                         "reason": "healed to 0 before the spite roll",
                     }
                 )
+            if player.unsure:  # set to 0 by the rules: the bot knows it now
+                why = "set to 0 for the spite roll"
+                ctx.emit(
+                    {"type": "life_unsure", "player": player_id, "unsure": False, "reason": why}
+                )
             ctx.emit({"type": "spite_started", "player": player_id, "policy": ruleset.spite.value})
             assert ruleset.spite_table is not None
             resolution = resolver_for(ctx, player_id, "spite").spite(ruleset.spite_table)
@@ -78,8 +83,9 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
                 why = f"{survival.LOST['life']}: the spite roll gained no life"
                 survival.end(ctx, player_id, survived=False, why=why)
                 return
-            x = card_x(step.roll["inline"])
-            survival.after_gain(ctx, player_id, step.roll["table"], step.entry, "life", x=x)
+            x, rolled = card_x(step.roll["inline"]), text_roll(step.roll["inline"])
+            table = step.roll["table"]
+            survival.after_gain(ctx, player_id, table, step.entry, "life", x=x, rolled=rolled)
         case SpitePolicy.SPITE_TABLE:
             opponents = [p for p in ctx.state.seated() if p.id != player_id]
             knock_out(ctx, player_id, lost)
@@ -119,14 +125,44 @@ def life(ctx: Context, action: act.Life) -> None:
         assert player.life is not None
         new = player.life + (action.amount if action.mode == "gain" else -action.amount)
     new = max(-MAX_LIFE, min(MAX_LIFE, new))
+    why = f"{action.mode} by {ctx.name(action.actor)}"
     ctx.emit(
         {
             "type": "life",
             "player": player.id,
             "life": new,
             "delta": new - (player.life or 0),
-            "reason": f"{action.mode} by {ctx.name(action.actor)}",
+            "reason": why,
         }
     )
-    if new < 1 and not player.spiting:
+    if action.mode == "set" and player.unsure:  # a player said what the total is
+        ctx.emit({"type": "life_unsure", "player": player.id, "unsure": False, "reason": why})
+    if below_one(player, said=True):
         lose(ctx, player.id, "life")
+
+
+def below_one(player: Player, *, said: bool = False) -> bool:
+    """Whether a player's total starts the ruleset's spite rule: tracked, below 1, of a player
+    still in who isn't spiting already, and either one the bot is sure of or one a player `said`
+    (`life lose`, `life set`). A result's change to an unsure total waits for a player: the bot
+    can't know it is below 1."""
+    return (
+        player.life is not None
+        and player.life < 1
+        and (said or not player.unsure)
+        and not player.spiting
+        and player.status is not Status.OUT
+    )
+
+
+def settle_losses(ctx: Context) -> None:
+    """After an action: a player a result left below 1 life loses, as after `life lose`, one at
+    a time in seat order; while a choice is open they wait for it to be made."""
+    state = ctx.state
+    for _ in range(len(state.order)):
+        if state.phase is not Phase.PLAYING or state.pending is not None:
+            return
+        due = next((p for p in state.order if below_one(state.players[p])), None)
+        if due is None:
+            return
+        lose(ctx, due, "life")

@@ -35,6 +35,7 @@ class Player:
     name: str
     status: Status = Status.PLAYING
     life: int | None = None
+    unsure: bool = False  # a result changed the total in a way the bot can't count
     tokens: dict[str, int] = field(default_factory=dict)
     away_turns: int | None = None
     spited: bool = False

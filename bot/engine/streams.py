@@ -40,7 +40,8 @@ PURPOSES = (
     "global",  # a roll on the start list (Global, world), or the next Global card
     "spite",  # a spite roll, or the spite card played
     "spite look",  # the order the spite look's other cards go to the bottom in
-    "spite gain",  # dice of a spite's life gain, once its condition is answered yes
+    "spite gain",  # dice of a spite's life gain, once its condition is answered yes (older logs)
+    "life",  # dice a result's change to life totals throws (a gain or loss in dice, a swap)
     "keep",  # the rolls after a "roll N, keep one" choice
     "fork",  # a RollFork's copy: its fresh inline dice and what it rolls
 )

@@ -15,9 +15,9 @@ from bot.engine.actions import LOSS_REASONS
 from bot.engine.context import Context
 from bot.engine.errors import RulesError
 from bot.engine.events import EntryRef
+from bot.engine.lifechanges import gain_life
 from bot.engine.lifegain import MAX_ASKED, MAX_LIFE
 from bot.engine.model import Entry, PlayerId, TableId
-from bot.engine.outcomes import gain_life
 from bot.engine.state import Pending
 from bot.engine.turns import knock_out
 
@@ -46,7 +46,14 @@ def check_reason(reason: str | None) -> None:
 
 
 def after_gain(
-    ctx: Context, player: PlayerId, table: TableId, entry: Entry, reason: str, *, x: int = 0
+    ctx: Context,
+    player: PlayerId,
+    table: TableId,
+    entry: Entry,
+    reason: str,
+    *,
+    x: int = 0,
+    rolled: int | None = None,
 ) -> None:
     """A spite's life-gaining result has resolved (any amount the table gives is counted):
     ask what the table can't know, then settle the spite."""
@@ -54,6 +61,8 @@ def after_gain(
     if ctx.state.players[player].life is None:
         gain = None  # untracked life counts nothing: settle asks whether the loss still holds
     context: dict[str, object] = {"table": table, "entry": entry.id, "reason": reason, "x": x}
+    if gain is not None and gain.rolled and rolled is not None:
+        context["rolled"] = rolled
     if gain is not None and gain.condition:
         _offer(ctx, player, "life_if", f"{entry.name}: {gain.condition}", _YES_NO, context)
     elif gain is not None and gain.asks:
@@ -63,9 +72,10 @@ def after_gain(
 
 
 def settle(ctx: Context, player: PlayerId, reason: str) -> None:
-    """The spite is over: a loss of tracked life is judged by it; anything else is asked."""
+    """The spite is over: a loss of tracked life is judged by it; anything else (a total the
+    bot isn't sure of included) is asked."""
     life = ctx.state.players[player].life
-    if reason == "life" and life is not None:
+    if reason == "life" and life is not None and not ctx.state.players[player].unsure:
         why = "the spite left them below 1 life"
         end(ctx, player, survived=life >= 1, why=f"{LOST['life']}: {why}")
         return
@@ -114,8 +124,9 @@ def answer(ctx: Context, pending: Pending, picked: str) -> None:
             _ask_amount(ctx, player, entry, context)
             return
         if picked == "yes":
-            ctx.dice("spite gain")  # the gain's own dice, if it has any
-            gain_life(ctx, gain, player, entry.name, x=x, item=item)
+            rolled = context.get("rolled", 0)
+            assert isinstance(rolled, int)
+            gain_life(ctx, gain, player, entry.name, x=x, rolled=rolled, item=item)
     else:
         amount = int(picked.split()[0])
         said = f"{entry.name}, as {ctx.name(player)} said"

@@ -2,11 +2,12 @@
 
 Every outcome the engine tracks is recorded on the stack item that made it (see
 :class:`bot.engine.state.Outcome`): an effect, world or Global started, a Global it replaced,
-tokens granted, life gained, a list change, an extra turn, a skip, a reversal, an absence. Each
-has an inverse here. A counter emits the inverses of an item's outcomes, newest first, marked
-``undoes``; a counter of that counter emits the inverses of those, marked ``item`` again. So
-countering a counter restores exactly what stood before, and a token that was spent in between
-is never handed back: only what the counter actually took is given back.
+tokens granted, life changed (or a total marked unsure), a list change, an extra turn, a skip,
+a reversal, an absence. Each has an inverse here. A counter emits the inverses of an item's
+outcomes, newest first, marked ``undoes``; a counter of that counter emits the inverses of
+those, marked ``item`` again. So countering a counter restores exactly what stood before, and a
+token that was spent in between is never handed back: only what the counter actually took is
+given back.
 """
 
 from __future__ import annotations
@@ -60,7 +61,11 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
             life = state.players[player].life
             if life is not None:
                 changed = {**event, "life": life - event["delta"], "delta": -event["delta"]}
+                changed.pop("dice", None)  # the inverse throws no dice
                 _emit(ctx, {**changed, "reason": REASON}, mark)
+        case "life_unsure":
+            if state.players[player].unsure is event["unsure"]:
+                _emit(ctx, {**event, "unsure": not event["unsure"], "reason": REASON}, mark)
         case "turn_order":
             _turn_order(ctx, event, mark)
         case "player_away":

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.engine.events import Event, Roll
 from bot.engine.model import ChaosSource
-from bot.render.lines import WIDTH, action_line, event_line, wrap
+from bot.render.lines import WIDTH, action_line, choice_lines, event_line, wrap
 from bot.render.names import Names
 
 
@@ -76,6 +76,7 @@ _UNDER_A_ROLL = frozenset(
         "tokens",
         "list_changed",
         "life",
+        "life_unsure",
         "turn_order",
         "budget_exhausted",
         "offer_made",
@@ -103,6 +104,10 @@ def render_lines(
             prefix = tree.place(event)
             directions = _directions(event, names, directed)
             lines += _roll(event, names, prefix, tree.indent, width, directions)
+            continue
+        if event["type"] == "choice_offered":  # one line per option and per line of its text
+            tree.indent = ""
+            lines += choice_lines(event, names, width)
             continue
         text = event_line(event, names)
         if text is None:

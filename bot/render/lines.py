@@ -13,6 +13,7 @@ from bot.engine import events as ev
 from bot.engine.events import Event, Json
 from bot.engine.house import HouseRuleError, HouseRules
 from bot.engine.model import CHAOS_ROLL, ChaosSource
+from bot.render.choices import option_texts
 from bot.render.ids import effect_ref, middle_ref
 from bot.render.names import Names
 
@@ -300,13 +301,25 @@ def _shuffled(e: ev.DeckShuffled, names: Names) -> str:
 
 
 def _offered(e: ev.ChoiceOffered, names: Names) -> str:
+    return "\n".join(choice_lines(e, names))
+
+
+def choice_lines(e: ev.ChoiceOffered, names: Names, width: int = WIDTH) -> list[str]:
+    """A choice: who chooses, then each option numbered, with what it does indented under it
+    (wrapped to `width`)."""
     head = _CHOICE.get(e["kind"], "{who} chooses").format(who=names.player(e["player"]))
     if question := e["context"].get("question"):  # a spite asks what the table can't know
         head = f"{question} ({names.player(e['player'])} answers)"
     if not e["options"]:  # a front end that shows the options to the chooser alone
-        return f"? {head}: the choices are shown to them only."
-    options = [f"   {n}) {o['name']}" for n, o in enumerate(e["options"], 1)]
-    return "\n".join([f"? {head} — `chaos choose N`:", *options])
+        return [f"? {head}: the choices are shown to them only."]
+    choices = [(o["id"], o["name"]) for o in e["options"]]
+    texts = option_texts(e["kind"], choices, e["context"], names.ruleset)
+    lines = [f"? {head} — `chaos choose N`:"]
+    for n, ((_, name), text) in enumerate(zip(choices, texts, strict=True), 1):
+        lines.append(f"   {n}) {name}")
+        if text:
+            lines += wrap(text, "      ", width)
+    return lines
 
 
 def _chosen(e: ev.ChoiceMade, names: Names) -> str:
@@ -316,7 +329,16 @@ def _chosen(e: ev.ChoiceMade, names: Names) -> str:
 
 def _life(e: ev.LifeChanged, names: Names) -> str:
     change = f"{e['delta']:+d}" if e["delta"] else "±0"
-    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']})."
+    thrown = e.get("dice")
+    dice = f"; {thrown['expr']} {thrown['faces']}" if thrown is not None else ""
+    return f"{names.player(e['player'])}: {e['life']} life ({change}, {e['reason']}{dice})."
+
+
+def _life_unsure(e: ev.LifeUnsure, names: Names) -> str:
+    who = names.player(e["player"])
+    if e["unsure"]:
+        return f"{who}'s life is unsure now ({e['reason']}): `life set {who} N` once you know it."
+    return f"{who}'s life is sure again ({e['reason']})."
 
 
 def _spite_started(e: ev.SpiteStarted, names: Names) -> str:
@@ -408,6 +430,7 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "choice_offered": _offered,
     "choice_made": _chosen,
     "life": _life,
+    "life_unsure": _life_unsure,
     "spite_started": _spite_started,
     "spite_ended": _spite_ended,
     "player_out": lambda e, names: f"{names.player(e['player'])} is out: {e['reason']}.",

@@ -190,7 +190,11 @@ def seat_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         player = state.players[pid]
         turn = "▶" if pid == state.active else " "
         life = (
-            "" if not tracked else "        " if player.life is None else f"{player.life:>4} life"
+            ""
+            if not tracked
+            else "        "
+            if player.life is None
+            else f"{life_total(player):>4} life"
         )
         tokens = "  ".join(
             f"{TOKENS.get(t, t)} ×{n}" for t, n in sorted(player.tokens.items()) if n > 0
@@ -198,7 +202,20 @@ def seat_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         tokens = f"  {tokens}" if tokens else ""
         line = f" {turn} {player.name:<{width}} {life}{tokens}{_marks(state, player, once)}"
         lines.append(line.rstrip())
+    if any(state.players[p].unsure for p in order):
+        lines.append(UNSURE_NOTE)
     return lines
+
+
+UNSURE_NOTE = (
+    "A ? after a total: a result changed it in a way the bot can't count;"
+    " `life set NAME N` says what it is."
+)
+
+
+def life_total(player: Player) -> str:
+    """A tracked life total as the board shows it: "20", or "20?" when the bot isn't sure."""
+    return f"{player.life}?" if player.unsure else str(player.life)
 
 
 def chaos_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:

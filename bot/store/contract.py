@@ -51,7 +51,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "interactions": ("id", "game_id", "version", "created"),
     "guild_settings": (
         "guild", "referee_role", "default_ruleset", "auto_roll", "secret_rolls", "turn_powers",
-        "updated", "house",
+        "turn_mentions", "quiet", "updated", "house",
     ),
     "guild_tables": ("guild", "table_id", "revision", "text", "created"),
     "boards": ("scope", "game_id", "channel", "message", "updated"),
@@ -59,7 +59,8 @@ TABLES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # Columns that are true or false: 0 and 1 in SQLite, BOOLEAN in PostgreSQL, bool in a dump.
 FLAGS = frozenset({("games", "active"), ("guild_settings", "auto_roll"),
-                   ("guild_settings", "turn_powers")})  # fmt: skip
+                   ("guild_settings", "turn_powers"),
+                   ("guild_settings", "turn_mentions")})  # fmt: skip
 
 
 def flagged(table: str, rows: Iterable[Sequence[object]]) -> list[tuple[object, ...]]:

@@ -172,6 +172,16 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         8,
+        "turn mentions: a guild may ping whose turn it is; a member may turn it off for themselves",
+        (
+            """ALTER TABLE guild_settings ADD COLUMN turn_mentions INTEGER NOT NULL DEFAULT 0
+                CHECK (turn_mentions IN (0, 1))""",
+            # The Discord ids of the members who said no, space-separated.
+            "ALTER TABLE guild_settings ADD COLUMN quiet TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
+    Migration(
+        9,
         "house rules: a server's own rules, which its games keep from their start",
         ("ALTER TABLE guild_settings ADD COLUMN house TEXT NOT NULL DEFAULT '{}'",),
     ),

@@ -177,6 +177,14 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         8,
         MIGRATIONS[7].name,
+        (
+            "ALTER TABLE guild_settings ADD COLUMN turn_mentions BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE guild_settings ADD COLUMN quiet TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
+    Migration(
+        9,
+        MIGRATIONS[8].name,
         ("ALTER TABLE guild_settings ADD COLUMN house TEXT NOT NULL DEFAULT '{}'",),
     ),
 )

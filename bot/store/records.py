@@ -91,6 +91,9 @@ class GuildSettings:
     * `secret_rolls`: who may roll secretly: anyone, referees only, or nobody.
     * `turn_powers`: the active player may also change the turn order, roll a new Global and
       roll on a named list, which are otherwise the host's and referees' alone.
+    * `turn_mentions`: the answer that starts a turn mentions (pings) its player.
+    * `quiet`: the members who turned those mentions off for themselves (``/player notify``),
+      by Discord id, sorted.
     * `house`: the house rules a game started here keeps (:mod:`bot.engine.house`).
     """
 
@@ -99,4 +102,6 @@ class GuildSettings:
     auto_roll: bool = False
     secret_rolls: SecretRolls = "allowed"
     turn_powers: bool = False
+    turn_mentions: bool = False
+    quiet: tuple[str, ...] = ()
     house: HouseRules = field(default_factory=HouseRules)

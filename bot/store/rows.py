@@ -125,19 +125,22 @@ def snapshot_files(snapshot: Snapshot) -> list[tuple[str, int, str, str, str, st
 
 def settings_from(row: Row) -> GuildSettings:
     """A guild's settings from its row (referee_role, default_ruleset, auto_roll,
-    secret_rolls, turn_powers, house)."""
-    role, ruleset, auto_roll, secret, powers, house = row
+    secret_rolls, turn_powers, turn_mentions, quiet, house)."""
+    role, ruleset, auto_roll, secret, powers, mentions, quiet, house = row
     secret_rolls: SecretRolls = secret
+    members = tuple(str(quiet).split())
     try:
         rules = HouseRules.from_json(json.loads(house))
     except (ValueError, TypeError) as error:  # a JSON or house rule error: someone edited it
         raise StoreError(f"a guild's house rules in the database are damaged: {error}") from None
-    return GuildSettings(role, ruleset, bool(auto_roll), secret_rolls, bool(powers), rules)
+    return GuildSettings(
+        role, ruleset, bool(auto_roll), secret_rolls, bool(powers), bool(mentions), members, rules
+    )
 
 
 def settings_row(
     guild: str, settings: GuildSettings, now: float | None
-) -> tuple[str, int | None, str, bool, str, bool, float, str]:
+) -> tuple[str, int | None, str, bool, str, bool, bool, str, float, str]:
     """The ``guild_settings`` row that saves `settings`, in its columns' order. The flags
     are bools: PostgreSQL's BOOLEAN wants them, and SQLite stores them as the 0 and 1 its
     column allows."""
@@ -148,6 +151,8 @@ def settings_row(
         settings.auto_roll,
         settings.secret_rolls,
         settings.turn_powers,
+        settings.turn_mentions,
+        " ".join(settings.quiet),  # Discord ids, which hold no space
         stamp(now),
         json.dumps(settings.house.to_json(), sort_keys=True, separators=(",", ":")),
     )

@@ -25,6 +25,13 @@ class CheckResult:
     files: list[LoadedFile] = field(default_factory=list)
     checked: int = 0  # files looked at, valid or not
 
+    @property
+    def warnings(self) -> list[TableFileError]:
+        """What the valid files may not mean (an entry that speaks of life but declares no
+        change, say), in file and line order; they load anyway."""
+        found = {(w.file, w.line, w.path): w for f in self.files for w in f.warnings}
+        return sorted(found.values(), key=TableFileError.sort_key)
+
     def summary(self) -> str:
         """One line: what was checked (when valid) or how many problems were found."""
         if self.problems:

@@ -157,6 +157,8 @@ def run_check(args: argparse.Namespace) -> int:
     result = check_paths(args.paths)
     for problem in result.problems:
         print(problem)
+    for warning in result.warnings:
+        print(f"warning: {warning}")
     if result.problems:
         print(f"chaos-referee: {result.summary()}", file=sys.stderr)
         return EXIT_PROBLEMS

@@ -18,6 +18,7 @@ _TURNS = {
     TurnChange.REVERSE: "play changes direction",
     TurnChange.EXTRA: "you take another turn after this one",
     TurnChange.SKIP: "you skip your next turn",
+    TurnChange.AWAY: "you leave the game until your next turn",
 }
 
 
@@ -65,8 +66,11 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
             pass
     if entry.duration is not None:
         parts.append(f"lasts {entry.duration.describe()}")
+    parts.extend(change.describe() for change in entry.life_changes)
     if (gain := entry.life_gain) is not None:
         parts.append(gain.describe())
+    if entry.life_undeclared and not entry.changes_life:
+        parts.append("speaks of life but declares no change: every total is shown as unsure")
     if entry.removes:
         parts.append(f"removes {', '.join(entry.removes)}")
     if entry.next_list is not None:

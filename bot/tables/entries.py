@@ -23,7 +23,7 @@ from bot.engine.model import (
     Token,
     TurnChange,
 )
-from bot.tables.outcomekeys import life_gain, removes
+from bot.tables.outcomekeys import life_key, mentions_life, removes
 from bot.tables.problems import KeyPath, format_path
 from bot.tables.schema import (
     DOES,
@@ -156,6 +156,13 @@ def entry(
         fields["kind"] = _KINDS[does[0]]
         _does(ck, does[0], raw[does[0]], (*path, does[0]), table_id, fields, refs)
     _modifiers(ck, raw, path, fields, refs, has_card="card" in does, has_token="token" in does)
+    if fields.get("life_undeclared"):
+        ck.warn(
+            (*path, "text"),
+            f"{name or 'this entry'}: its text speaks of life but it declares no life change"
+            " (life:): when it comes up the bot shows every life total as unsure; declare what"
+            " it does, like life: {lose: 2, who: each opponent}, or life: {unsure: each player}",
+        )
     if name is None or len(ck.problems) > before:
         return None
     try:
@@ -225,11 +232,18 @@ def _modifiers(
     if "gains_life" in raw:
         fields["gains_life"] = ck.flag(raw["gains_life"], (*path, "gains_life"))
     if "life" in raw:
-        if raw.get("gains_life", True) is not True:
+        read = life_key(ck, raw["life"], (*path, "life"), has_x="x" in raw)
+        gain, changes = read if read is not None else (None, ())
+        if gain is not None and raw.get("gains_life", True) is not True:
             ck.add((*path, "life"), "life says how much life is gained: drop gains_life: false")
-        else:
+        elif gain is not None:
             fields["gains_life"] = True
-            fields["life"] = life_gain(ck, raw["life"], (*path, "life"), has_x="x" in raw)
+            fields["life"] = gain
+        fields["life_changes"] = changes
+    lasting = "lasts" in raw or raw.get("world") is True or raw.get("global") is True
+    undeclared = "life" not in raw and "gains_life" not in raw and not lasting
+    if undeclared and mentions_life(str(raw.get("text") or "")):
+        fields["life_undeclared"] = True  # the bot shows every total as unsure
     if "removes" in raw:
         fields["removes"] = removes(ck, raw["removes"], (*path, "removes"))
     if "next_list" in raw:

@@ -55,6 +55,7 @@ class LoadedFile:
     deck: Deck | None = None
     ruleset: RulesetSpec | None = None
     refs: tuple[Reference, ...] = field(default=())
+    warnings: tuple[TableFileError, ...] = field(default=())  # see Checker.warn
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,19 @@ def _check(ck: Checker, doc: Document, refs: list[Reference]) -> LoadedFile | No
         refs.extend(spec.refs)
     if file_id is None or title is None or revision is None:
         return None
-    return LoadedFile(doc.file, doc, kind, file_id, title, revision, table, deck, spec, tuple(refs))
+    return LoadedFile(
+        doc.file,
+        doc,
+        kind,
+        file_id,
+        title,
+        revision,
+        table,
+        deck,
+        spec,
+        tuple(refs),
+        tuple(ck.warnings),
+    )
 
 
 def _table(

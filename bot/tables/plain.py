@@ -136,13 +136,13 @@ def detect(name: str, data: bytes) -> str | None:
     except UnicodeDecodeError:
         return None
     head = text.lstrip()
-    if head.startswith("{"):
-        return ZORGLE
     lower = name.lower()
+    if lower.endswith((".yaml", ".yml")):
+        return None  # ours, even written as JSON (which is YAML too)
     if lower.endswith(".csv"):
         return SPREADSHEET
-    if lower.endswith((".yaml", ".yml")):
-        return None
+    if head.startswith("{") and '"effects"' in head[:4096]:
+        return ZORGLE
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if any(line.startswith(("schema:", "kind:")) for line in lines[:20]):
         return None

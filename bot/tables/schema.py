@@ -100,6 +100,11 @@ class Checker:
     def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.problems: list[TableFileError] = []
+        self.warnings: list[TableFileError] = []  # loads anyway, but the author should look
+
+    def warn(self, path: KeyPath, message: str) -> None:
+        """Note something the file may not mean, at `path`; the file still loads."""
+        self.warnings.append(self.doc.error(path, message))
 
     def add(self, path: KeyPath, message: str, line: int | None = None) -> None:
         """Note a problem at `path` (on `line`, when the path's own line isn't the best one)."""

@@ -53,6 +53,13 @@ def summarise(file: LoadedFile) -> CheckedUpload:
         what = f"a deck of {_count(sum(c.copies for c in file.deck.cards), 'card', 'cards')}"
     else:
         what = "a ruleset"
+    if file.warnings:  # entries that speak of life but declare no change (see Checker.warn)
+        n = len(file.warnings)
+        what += (
+            f"; {_count(n, 'entry speaks', 'entries speak')} of life but"
+            f" declare{'s' if n == 1 else ''} no change, so the bot shows every total as unsure"
+            " when one comes up: give each a `life:` key (see the table format)"
+        )
     return CheckedUpload(file.id, file.kind, file.title, what)
 
 

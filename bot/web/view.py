@@ -34,8 +34,10 @@ from bot.render import (
     turn_summary,
 )
 from bot.render.cards import card_image_url, card_named, rolled_card
+from bot.render.choices import option_texts
 from bot.render.ids import effect_ref
 from bot.render.lines import TOKENS, WIDTH
+from bot.render.recap import counts, headline, moments, recap, standings, verify_line
 from bot.render.status import seat_marks
 
 Layout = Literal["full", "overlay"]
@@ -86,14 +88,37 @@ def build_view(game: Game, *, game_id: int, version: int, layout: Layout = "full
         "seats": _seats(state, game),
         "middle": _middle(state, game, names),
         "waiting": _waiting(state, names),
+        "choice": _choice(state, names),
         "offers": offer_lines(state, names),
         "fairness": fairness_lines(state),
+        "recap": _recap(game, names) if ended else None,
     }
     if layout == "full":
         kept = groups[-LOG_ACTIONS:]
         view["log"] = [_log_entry(group, names) for group in kept]
         view["log_left_out"] = len(groups) - len(kept)
     return view
+
+
+# -- the end ---------------------------------------------------------------------------------
+
+
+def _recap(game: Game, names: Names) -> JSON | None:
+    """A finished game's story (:mod:`bot.render.recap`): the standings, the winner first; the
+    counts and the moments worth retelling; the seed and how to check it."""
+    summary = recap(game.events)
+    if summary is None:
+        return None
+    winner = names.player(summary.winner) if summary.winner else None
+    return {
+        "headline": headline(summary, names),
+        "standings": [
+            {"name": name, "how": how, "winner": name == winner}
+            for name, how in standings(summary, names)
+        ],
+        "lines": [counts(summary), *moments(summary, names)],
+        "verify": verify_line(summary, "game verify"),
+    }
 
 
 # -- the turn and the chaos source -------------------------------------------------------------
@@ -235,6 +260,7 @@ def _seat(state: GameState, player: Player, once: bool) -> JSON:
         "active": player.id == state.active,
         "host": player.id == state.host,
         "life": player.life,
+        "unsure": player.unsure,
         "status": player.status.value,
         "tokens": [
             {"name": TOKENS.get(token, token), "count": count}
@@ -278,7 +304,23 @@ def _waiting(state: GameState, names: Names) -> str | None:
     if pending.private:
         who = names.player(pending.player)
         return f"Waiting for {who} to pick a card from their spite look (only they see it)."
+    if pending.options:  # listed beneath, each with what it does (`choice`)
+        question = pending.context.get("question")
+        about = f" ({question})" if question else ""
+        return f"Waiting for {names.player(pending.player)} to choose{about}:"
     return pending_line(state, names)
+
+
+def _choice(state: GameState, names: Names) -> list[JSON]:
+    """The options of the choice the game waits for, each with what it does (none for a spite
+    look: its cards are the chooser's alone)."""
+    pending = state.pending
+    if pending is None or pending.private:
+        return []
+    texts = option_texts(pending.kind, pending.options, pending.context, names.ruleset)
+    return [
+        {"name": name, "text": text} for (_, name), text in zip(pending.options, texts, strict=True)
+    ]
 
 
 def _log_entry(group: tuple[int, bool, list[Event]], names: Names) -> JSON:

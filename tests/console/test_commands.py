@@ -350,7 +350,7 @@ def test_a_topic_reads_answer_detail_then_see_also_and_wraps_only_when_asked(rul
 def test_an_ambiguous_topic_lists_the_rules_it_could_mean() -> None:
     rules = find_ruleset("classic").rules
     found = find_rules(rules, "life")
-    assert [r.id for r in found] == ["targets-and-fizzle", "spite-roll"]
+    assert [r.id for r in found] == ["targets-and-fizzle", "spite-roll", "life-totals"]
     text = rules_text(rules, "life", "classic")
     assert text.startswith("Several rules are about 'life', best first")
     assert "spite-roll" in text
@@ -431,7 +431,7 @@ def test_a_number_alone_picks_from_the_topics_offered_else_it_is_a_search() -> N
     assert picked_rule(answer.offered, "spite") is None
     assert picked_rule((), "2") is None
     assert picked_rule(answer.offered, "²") is None  # a digit Python reads, but not a number typed
-    for wrong in ("0", "3", "99999999999999999999"):
-        with pytest.raises(CommandError, match="the last list has 2 topics"):
+    for wrong in ("0", "4", "99999999999999999999"):
+        with pytest.raises(CommandError, match="the last list has 3 topics"):
             picked_rule(answer.offered, wrong)
     assert rules_answer(rules, "spite-roll", "classic").offered == ()

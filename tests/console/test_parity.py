@@ -23,6 +23,7 @@ DISCORD_ONLY = {
     "ping": "asks whether the bot is connected; the console is the program itself",
     "sync": "publishes the commands to Discord (`chaos-referee sync` from a shell)",
     "settings": "a server's referee role and policies; the console trusts whoever types",
+    "player notify": "whether Discord pings a member for their turn; the console pings nobody",
 }
 
 

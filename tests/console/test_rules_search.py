@@ -75,7 +75,7 @@ def test_a_close_call_is_a_list_best_first_not_a_guess() -> None:
     classic = find_ruleset("classic").rules
     found = search(classic, "life")
     assert found.answer is None
-    assert _ids(found.candidates()) == ["targets-and-fizzle", "spite-roll"]
+    assert _ids(found.candidates()) == ["targets-and-fizzle", "spite-roll", "life-totals"]
 
 
 def test_typos_get_did_you_mean_over_titles_and_keywords() -> None:

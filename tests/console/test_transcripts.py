@@ -187,6 +187,14 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
         r"Ann rolls The Vortex 3d8 \[\d+, \d+, \d+\] = \d+ → #\d+ .+",
         r"! Chaos Lists A–F has no list or deck 'nowhere'\. .+",
         r"Game over: ended by Ann\.",
+        # The recap: who was left, the counts, the seed and how to check it.
+        r"Recap: Game over \(ended by Ann\)\. Still in at the end: Ann, Bob, Cy\.",
+        r"  Ann: still in at the end",
+        r"  Bob: still in at the end",
+        r"  Cy: still in at the end",
+        r"3 turns played, (\d+) rolls made\.",
+        r"Seed 11, salt [0-9a-f]+: export the log and check every roll against them with"
+        r" `game verify`\.",
         r"! There's no game in progress at table 'friday'\.",
         r"Wrote the log \((\d+) events\) to log\.jsonl\.",
     )
@@ -196,6 +204,7 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
     events = [json.loads(line) for line in exported]
     assert events[0]["action"]["name"] == "game start"
     assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+    assert int(found[-4].group(1)) == sum(1 for e in events if e["type"] == "roll")
     assert "The game is saved" not in stdout  # nothing left in progress to come back to
 
 
@@ -444,9 +453,9 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
     tmp_path: Path,
 ) -> None:
     ranked = find_rules(find_ruleset("classic").rules, "life")
-    assert len(ranked) == 2
-    first, second = ranked
-    stdin = "rules 1\nrules life\nrules 2\nrules spite-roll\nrules 1\nrules 3\nrules 0\nquit\n"
+    assert len(ranked) == 3
+    first, second, third = ranked
+    stdin = "rules 1\nrules life\nrules 2\nrules spite-roll\nrules 1\nrules 4\nrules 0\nquit\n"
     stdout = play(tmp_path, "--ruleset", "classic", stdin=stdin)
     # No list shown yet: a number is a search like any other words (and its list is replaced
     # by the next one shown).
@@ -455,6 +464,7 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
         "Several rules are about 'life', best first; pick one with `rules NUMBER`:",
         f"  1  {first.title} ({first.id})",
         f"  2  {second.title} ({second.id})",
+        f"  3  {third.title} ({third.id})",
     ]
     assert_in_order(
         stdout,
@@ -463,10 +473,10 @@ def test_rules_numbers_several_matches_and_a_number_picks_from_the_last_list(
         r"> rules spite-roll",
         r"> rules 1",  # the list stays to pick from after reading one of its topics
         re.escape(f"{first.title} ({first.id})"),
-        r"> rules 3",
-        re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
+        r"> rules 4",
+        re.escape("! the last list has 3 topics: pick one with `rules 1` to `rules 3`"),
         r"> rules 0",
-        re.escape("! the last list has 2 topics: pick one with `rules 1` to `rules 2`"),
+        re.escape("! the last list has 3 topics: pick one with `rules 1` to `rules 3`"),
     )
 
 

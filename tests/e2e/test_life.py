@@ -224,3 +224,29 @@ async def test_classic_spite_asks_a_condition_with_yes_and_no(fake_discord, tmp_
         events = await log_of(t)
         assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
         assert [e["type"] for e in events[-2:]] == ["game_ended", "seed_revealed"]
+
+
+@aio
+async def test_the_board_shows_a_total_the_bot_cant_count_as_20_question(fake_discord, tmp_path):
+    """Issue 23: a result that changes life in a way only the table can count (here the first
+    chaos roll, on a seed where it makes a total unsure) shows as "20?" on the Discord board until
+    someone sets it with /life set."""
+
+    def unsure(game, seats):
+        game.act(a.RollChaos(actor=seats[0]))
+        return any(game.state.players[s].unsure for s in seats)
+
+    seed = seed_where("classic", unsure, life=20)
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner, player = await t.game("classic", life=20, seed=seed)
+        await t.slash("chaos roll", user=owner)
+        game = await game_now(t)
+        who = next(u for u in (owner, player) if game.state.players[u["id"]].unsure)
+        seats = text_of(await board_of(t))
+        assert "20? life" in seats
+        assert "says what it is" in seats  # the note under the seats
+        await t.slash("life set", {"amount": 14, "player": who["username"]}, user=owner)
+        assert not (await game_now(t)).state.players[who["id"]].unsure
+        seats = text_of(await board_of(t))
+        assert "14 life" in seats
+        assert "14? life" not in seats

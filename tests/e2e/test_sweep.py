@@ -144,7 +144,7 @@ def targets(published: list[JSON]) -> list[Target]:
     return found
 
 
-def filled(t: Table, target: Target, text: str) -> dict[str, Any]:
+def filled(t: Table, target: Target, text: str | bool) -> dict[str, Any]:
     """The options of `target`'s command: the hostile text in its option, the other required
     ones given something ordinary."""
     values: dict[str, Any] = {target.name: text}
@@ -340,3 +340,58 @@ async def _sweep(fake: FakeDiscord, tmp_path: Path, extension: str, *, typing: b
         assert stored.game.export() == playing.game.export()
     finally:
         await again.close()
+
+
+BOOLEAN = 5
+
+
+def flags(published: list[JSON]) -> list[Target]:
+    """Every true-or-false option of every command, as published (``/settings turn_mentions``,
+    ``/player notify on``...)."""
+    return [
+        Target(path, option, options)
+        for command in published
+        for path, options in leaves(command)
+        for option in options
+        if option["type"] == BOOLEAN
+    ]
+
+
+@pytest.mark.parametrize("extension", EXTENSIONS)
+def test_every_flag_either_way_is_answered_with_a_sentence(
+    fake_discord: FakeDiscord, tmp_path: Path, extension: str
+) -> None:
+    """Each true-or-false option, true and then false, from a member who may and one who may
+    not, in the game's channel and one without a game: a sentence every time."""
+
+    async def sweep() -> None:
+        fake = fake_discord
+        empty = fake.add_channel("no game here")
+        async with fake, Table.open(fake, tmp_path) as t:
+            await t.game("lists", players=2, seed=3)
+            stranger = fake.add_user("stranger")
+            swept = flags(extension_commands(t, extension))
+            problems: list[str] = []
+            for target, value, user, channel in itertools.product(
+                swept, (True, False), (fake.owner, stranger), (fake.channel_id, empty)
+            ):
+                what = f"/{target.path} {target.name}:{value} by {user['username']}"
+                payload, body = await fake.slash(
+                    target.path,
+                    filled(t, target, value),
+                    user=user,
+                    channel=channel,
+                    timeout=ANSWER_TIMEOUT,
+                )
+                if body["type"] == 5:  # deferred: the sentence is a follow-up
+                    call = await fake.wait_for_call(
+                        f"POST /webhooks/*/{payload['token']}", timeout=ANSWER_TIMEOUT
+                    )
+                    body = {"data": call.json}
+                said = text_of(body)
+                if not said.strip() or any(word in said for word in INTERNAL):
+                    problems.append(f"{what}: {said[:300]!r}")
+            print(f"\n{extension}: {len(swept)} flags swept")
+            assert not problems, "\n".join(problems[:20])
+
+    asyncio.run(asyncio.wait_for(sweep(), SWEEP_TIMEOUT))

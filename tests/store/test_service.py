@@ -287,6 +287,11 @@ async def test_settings_have_defaults_and_can_change(database: Path | str) -> No
         assert (await service.update_settings("g", turn_powers=True)).turn_powers
     async with open_service(database) as service:
         assert await service.settings("g") == GuildSettings(1234, "deck", True, "referee", True)
+        assert (await service.mention("g", "55", False)).quiet == ("55",)
+        assert (await service.mention("g", "7", False)).quiet == ("55", "7")
+        assert (await service.mention("g", "55", True)).quiet == ("7",)
+    async with open_service(database) as service:
+        assert (await service.settings("g")).quiet == ("7",)
 
 
 @pytest.mark.parametrize(
@@ -296,6 +301,9 @@ async def test_settings_have_defaults_and_can_change(database: Path | str) -> No
         ({"secret_rolls": "sometimes"}, "Secret rolls can be allowed, referee, never"),
         ({"auto_roll": "yes"}, "Auto-roll is either on or off"),
         ({"turn_powers": 1}, "Turn powers are either"),
+        ({"turn_mentions": "yes"}, "Turn mentions are either on or off"),
+        ({"quiet": ("<@1>",)}, "a list of Discord ids"),
+        ({"quiet": "123"}, "a list of Discord ids"),
         ({"referee_role": "mods"}, "The referee role must be a role"),
         ({"default_ruleset": "nope"}, "there is no ruleset 'nope'"),
     ],

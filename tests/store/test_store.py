@@ -196,9 +196,12 @@ async def test_guild_settings_round_trip(database: Path | str) -> None:
         )
         await store.put_guild_settings("g", chosen, now=NOW)
         await store.put_guild_settings("h", GuildSettings(auto_roll=True), now=NOW)
+        pinged = GuildSettings(turn_mentions=True, quiet=("1234", "98765432109876543"))
+        await store.put_guild_settings("i", pinged, now=NOW)
     async with Store.connect(database) as store:
         assert await store.guild_settings("g") == chosen
         assert await store.guild_settings("h") == GuildSettings(auto_roll=True)
+        assert await store.guild_settings("i") == pinged
 
 
 @aio

@@ -67,6 +67,8 @@ def test_each_format_is_told_from_what_the_file_holds() -> None:
     assert detect("export", b"Number,Name,Text\n1,a,b\n") == SPREADSHEET
     assert detect("chaos.json", zorgle(("A", "b", "common", "Instant"))) == ZORGLE
     assert detect("house.yaml", NUMBERED_LIST) is None  # a .yaml is ours, whatever it holds
+    assert detect("chaos.yaml", b'{"schema": 1, "kind": "table"}') is None  # JSON is YAML
+    assert detect("house.txt", b'{"schema": 1, "kind": "table"}') is None
     assert detect("house.txt", b"schema: 1\nkind: table\n") is None
     assert detect("house.txt", b"\xff\xfe not text") is None  # the YAML reader says why
 

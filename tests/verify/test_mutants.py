@@ -466,7 +466,8 @@ def _noop(rng: random.Random, game: Game, life: bool) -> None:
         tracked = [
             p
             for p in game.state.players.values()
-            if p.status is not Status.OUT and p.life is not None and p.life >= 1
+            # a total the bot is unsure of is no no-op to set: a player says what it is
+            if p.status is not Status.OUT and p.life is not None and p.life >= 1 and not p.unsure
         ]
         if tracked:
             player = rng.choice(tracked)

@@ -3,12 +3,19 @@
 "use strict";
 
 (function () {
-  const layout = new URLSearchParams(location.search).get("layout") === "overlay"
-    ? "overlay" : "full";
+  const params = new URLSearchParams(location.search);
+  const layout = params.get("layout") === "overlay" ? "overlay" : "full";
+  // ?scale=0.8 draws the overlay smaller (or larger: up to 2), on top of fitting it.
+  const scale = Math.min(2, Math.max(0.5, Number(params.get("scale")) || 1));
+  const SMALLEST = 0.5;  // the overlay shrinks to fit down to half size, no further
+  const FEWEST_EFFECTS = 3;
+  const WIDEST = 480;  // the overlay's width at scale 1, in pixels  // effects listed before the rest are counted instead
   document.documentElement.classList.add("layout-" + layout);
   const base = location.pathname.replace(/\/+$/, "");
   const streamUrl = base + "/stream" + (layout === "overlay" ? "?layout=overlay" : "");
   const $ = (id) => document.getElementById(id);
+  const UNSURE = "A result changed this total in a way the bot can't count: " +
+                 "a player says what it is with life set.";
   let latest = null;
 
   // An element with text (or child elements) in it: el("li", {class: "x"}, "text", child).
@@ -28,11 +35,17 @@
     $(id).replaceChildren(...nodes);
   }
 
-  // A picture of a real card, where the view has one (card pictures fill `image`).
+  // A picture of a real card, where the view has one (card pictures fill `image`). When the
+  // picture can't load (offline, a blocked host), the card's name in a card-shaped frame.
   function picture(thing) {
     if (!thing.image) return null;
-    return el("img", {class: "card", src: thing.image, alt: thing.card || thing.name,
-                      loading: "lazy", referrerpolicy: "no-referrer"});
+    const name = thing.card || thing.name;
+    const img = el("img", {class: "card", src: thing.image, alt: name,
+                           loading: "lazy", referrerpolicy: "no-referrer"});
+    img.addEventListener("error", () => img.replaceWith(
+      el("div", {class: "card missing", role: "img", "aria-label": name, title: name},
+        el("span", {}, name))));
+    return img;
   }
 
   function rollNode(roll, top) {
@@ -74,9 +87,14 @@
 
   function drawSeats(view) {
     $("direction").textContent = view.seats.length ? "(play goes " + view.direction + ")" : "";
+    $("seats").classList.toggle("many", view.seats.length > 6);
     fill("seats", view.seats.map((s) => {
       const bits = [];
-      if (s.life !== null) bits.push(el("span", {class: "life"}, s.life + " life"));
+      if (s.life !== null) {
+        bits.push(s.unsure
+          ? el("span", {class: "life unsure", title: UNSURE}, s.life + "? life")
+          : el("span", {class: "life"}, s.life + " life"));
+      }
       for (const t of s.tokens) bits.push(el("span", {class: "token"}, t.name + " ×" + t.count));
       const marks = s.marks.concat(s.host ? ["host"] : []);
       return el("li", {class: "seat " + s.status + (s.active ? " active" : ""),
@@ -130,6 +148,58 @@
     $("log-count").textContent = words ? shown + " of " + entries.length + " match" : "";
   }
 
+  // A finished game: its story in place of what was in play and what the chaos came from.
+  function drawRecap(view) {
+    const recap = view.recap;
+    const ended = view.phase === "ended";
+    document.documentElement.classList.toggle("ended", ended);
+    $("recap").hidden = !recap;
+    $("effects-section").hidden = ended;
+    $("chaos-section").hidden = ended;
+    $("roll-heading").textContent = ended ? "Last roll" : "Latest roll";
+    if (ended) $("connection").textContent = "Game over: this page no longer changes.";
+    if (!recap) return;
+    $("recap-headline").textContent = recap.headline;
+    fill("standings", recap.standings.map((row) => el("li", {class: row.winner ? "winner" : null},
+      el("span", {class: "name"}, row.name), " ", el("span", {class: "how"}, row.how))));
+    fill("recap-lines", recap.lines.map((line) => el("li", {}, line)));
+    $("recap-verify").textContent = recap.verify || "";
+  }
+
+  // The overlay fits its browser source, whatever the game holds: first the effects beyond
+  // the first few are counted ("+4 more in play") instead of listed, then it is drawn smaller.
+  // The page reports how it fitted for tests and tools (data-zoom, data-effects-shown).
+  function fit() {
+    if (layout !== "overlay") return;
+    const main = $("page");
+    const room = window.innerHeight;
+    const items = Array.from($("effects").children).filter((li) => li.classList.contains("effect"));
+    for (const li of items) li.hidden = false;
+    for (const li of $("effects").querySelectorAll("li.more")) li.remove();
+    let zoom = scale;
+    const size = () => {
+      main.style.maxWidth = "none";
+      // As wide as the source, up to 480 px at the scale asked for.
+      main.style.width = Math.floor(Math.min(window.innerWidth, WIDEST * scale) / zoom) + "px";
+      return main.offsetHeight * zoom;
+    };
+    let shown = items.length;
+    const more = el("li", {class: "more quiet"});
+    while (size() > room && shown > FEWEST_EFFECTS) {
+      shown -= 1;
+      items[shown].hidden = true;
+      more.textContent = "+" + (items.length - shown) + " more in play";
+      if (!more.isConnected) $("effects").append(more);
+    }
+    for (let tries = 0; tries < 4 && size() > room && zoom > SMALLEST; tries++) {
+      zoom = Math.max(SMALLEST, zoom * room / size());
+    }
+    main.style.transformOrigin = "top left";
+    main.style.transform = zoom === 1 ? "" : "scale(" + zoom + ")";
+    document.body.dataset.zoom = zoom.toFixed(3);
+    document.body.dataset.effectsShown = String(shown);
+  }
+
   function draw(view) {
     latest = view;
     $("ruleset").textContent = view.ruleset + (view.turn ? " · turn " + view.turn : "");
@@ -137,12 +207,18 @@
     const waiting = $("waiting");
     waiting.hidden = !view.waiting;
     waiting.textContent = view.waiting || "";
+    const choice = view.choice || [];
+    $("choice").hidden = !choice.length;
+    fill("choice", choice.map((option) => el("li", {},
+      el("strong", {}, option.name), option.text ? el("p", {class: "does"}, option.text) : null)));
     drawRoll(view);
     drawEffects(view);
     drawSeats(view);
     drawChaos(view);
     drawMiddle(view);
     drawLog(view);
+    drawRecap(view);
+    fit();
     fill("fairness", view.fairness.map((line) => el("p", {}, line)));
     document.title = (view.active ? view.active + " · " : "") + "Chaos Referee · live game";
     $("page").setAttribute("aria-busy", "false");
@@ -153,7 +229,9 @@
 
   function connect() {
     const source = new EventSource(streamUrl);
-    source.addEventListener("open", () => { $("connection").textContent = "Live."; });
+    source.addEventListener("open", () => {
+      if (!latest || latest.phase !== "ended") $("connection").textContent = "Live.";
+    });
     source.addEventListener("view", (event) => draw(JSON.parse(event.data)));
     source.addEventListener("gone", (event) => {
       source.close();
@@ -171,6 +249,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     $("log-search").addEventListener("input", search);
+    window.addEventListener("resize", fit);
     document.addEventListener("keydown", (event) => {
       if (event.key === "/" && document.activeElement !== $("log-search") && layout === "full") {
         event.preventDefault();
