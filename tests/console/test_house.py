@@ -63,6 +63,9 @@ def test_chaos_from_round_two_at_the_console(tmp_path: Path) -> None:
         r"Ann rolls .*",  # round 2: the start roll (a world) waited for chaos, and comes now
         r"> chaos roll",
         r"Ann rolls Chaos List .*",
+        r"> game end",
+        r"Recap: .*",
+        r"Played with house rules: chaos starts in round 2\.",
         r"> game verify game.jsonl",
         r"Verified.*",
         r"Its commitment .* the host and the starting life, and its house rules \(chaos starts"

@@ -53,6 +53,8 @@ async def test_chaos_from_round_two_through_discord(
         assert not is_ephemeral(rolled)
         game = (await t.current()).game
         assert game.state.rolled
+        ended = await t.slash("game end", user=fake.owner)  # the recap says what was played
+        assert "Played with house rules: chaos starts in round 2." in text_of(ended)
 
 
 @aio
