@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 
+from bot.engine.house import HouseRules
 from bot.errors import SettingsError
 from bot.store.records import SECRET_ROLLS, GuildSettings
 from bot.tables import LoadedRuleset
@@ -49,5 +50,8 @@ def _check(name: str, value: object, rulesets: Callable[[str], LoadedRuleset]) -
             isinstance(v, str) and v.isdigit() and len(v) <= 20 for v in value
         ):
             raise SettingsError("Who turned turn mentions off is a list of Discord ids.")
+    elif name == "house":
+        if not isinstance(value, HouseRules):
+            raise SettingsError("The house rules are set with /house.")
     elif name == "secret_rolls" and value not in SECRET_ROLLS:
         raise SettingsError(f"Secret rolls can be {', '.join(SECRET_ROLLS)}; not {value!r}.")

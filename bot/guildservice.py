@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import NoTableError
+from bot.engine.house import HouseRuleError, HouseRules
+from bot.errors import NoTableError, SettingsError
 from bot.guilds import check_settings
 from bot.locks import KeyedLocks
 from bot.store import BoardRecord, GuildSettings, Store, StoredTable
@@ -74,6 +75,37 @@ class GuildService:
                 await self.store.put_guild_settings(guild, settings, now=self._clock())
                 _keep(self._settings, guild, settings)
         return settings
+
+    async def change_house(
+        self,
+        guild: str,
+        change: Callable[[HouseRules], HouseRules],
+        *,
+        scope: str | None = None,
+        next_game: bool = False,
+    ) -> tuple[HouseRules, bool]:
+        """Change a guild's house rules with `change` (which raises to refuse); returns them,
+        and whether a game is running in `scope` (it keeps the rules it started with).
+
+        A game keeps the house rules it started with, so while one is running in `scope` a
+        change waits for the next game, and is refused (SettingsError) unless whoever made it
+        said it applies from the next game (`next_game`)."""
+        running = scope is not None and await self.store.active_game(scope) is not None
+        if running and not next_game:
+            raise SettingsError(
+                "A game is running here, and it keeps the house rules it started with: a"
+                " change applies from the next game. Say so to make it anyway (on Discord"
+                " `next_game:True`; at the console, end the command with `next game`)."
+            )
+        async with self._locks.hold(f"settings\0{guild}"):
+            current = await self.settings(guild)
+            try:
+                settings = replace(current, house=change(current.house))
+            except HouseRuleError as error:  # the engine's limits, as a sentence
+                raise SettingsError(f"{str(error)[:1].upper()}{str(error)[1:]}.") from None
+            await self.store.put_guild_settings(guild, settings, now=self._clock())
+            _keep(self._settings, guild, settings)
+        return settings.house, running
 
     # -- status boards ---------------------------------------------------------------------
 

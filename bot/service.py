@@ -42,6 +42,7 @@ from bot.changes import what_changed
 from bot.engine.actions import Action
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
+from bot.engine.house import HouseRules
 from bot.errors import (
     ClaimedError,
     ConflictError,
@@ -231,14 +232,16 @@ class GameService(GuildService, GameReading):
         guild: str | None = None,
         tables: Sequence[str] = (),
         interaction: str | int | None = None,
+        house: HouseRules | None = None,
     ) -> Outcome:
         """Open a new game's lobby in `scope`, hosted (and joined) by `host`.
 
         `seed` and `salt` are drawn afresh unless given (a given salt is for a console whose
         whole game repeats from its seed). `tables` names tables the guild uploaded, played in
-        place of the ruleset's tables with the same ids (or beside them). `interaction` is the
-        id of the Discord interaction that asked (see the module's notes). Raises
-        GameExistsError if a game is in progress there, NoTableError for an upload the guild
+        place of the ruleset's tables with the same ids (or beside them). The game keeps
+        `house`, the house rules (by default the guild's, as its settings have them now).
+        `interaction` is the id of the Discord interaction that asked (see the module's notes).
+        Raises GameExistsError if a game is in progress there, NoTableError for an upload the guild
         doesn't have, and the tables' errors if the ruleset is unknown or its files (uploads
         included) don't load together. ClaimedError if another process has the interaction.
         """
@@ -257,6 +260,8 @@ class GameService(GuildService, GameReading):
                 if await self._applied_elsewhere(said, exists):  # this very start, elsewhere
                     raise DuplicateActionError(DuplicateActionError.SAID)
                 raise exists
+            if house is None:
+                house = (await self.settings(guild)).house if guild else HouseRules()
             uploads = await self._uploads(guild, tables)
             snapshot, loaded = await self._freeze(self._rulesets(ruleset), uploads)
             game = Game.start(
@@ -267,6 +272,7 @@ class GameService(GuildService, GameReading):
                 life=life,
                 salt=self._salts() if salt is None else salt,
                 tables=snapshot.hash,
+                house=house,
             )
             record = await self.store.create_game(
                 scope=scope,

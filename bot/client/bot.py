@@ -86,6 +86,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.roll",
     "cogs.help",
     "cogs.settings",
+    "cogs.house",
     "cogs.admin",
 )
 

@@ -252,10 +252,13 @@ async def tables(interaction: discord.Interaction[Any], typed: str) -> list[Choi
 
 @latest_only
 async def entries(interaction: discord.Interaction[Any], typed: str) -> list[Choice]:
-    """The results of the list (by number) or the cards of the deck named in `table`; with no
-    table, the best entries of every list and deck for the name typed, by the ranked search."""
+    """The results of the list (by number) or the cards of the deck named in `table` (or
+    `list`: /house deny); with no table, the best entries of every list and deck for the name
+    typed, by the ranked search."""
     ruleset, _ = await game_ruleset(interaction)
-    wanted = str(getattr(interaction.namespace, "table", "") or "").casefold()
+    namespace = interaction.namespace
+    named = getattr(namespace, "table", "") or getattr(namespace, "list", "") or ""
+    wanted = str(named)[:MAX_TYPED].casefold()
     if not wanted.strip():
         found = await _bot(interaction).searches.entries(ruleset, typed[:100])
         return [Choice(name=_shown(p.title), value=p.value[:100]) for p in found]

@@ -22,7 +22,7 @@ from bot.commands import SPECS
 from bot.commands.steps import DRAW_LABEL
 
 _GROUPS = sorted({spec.group for spec in SPECS.values()} - {"quit"}, key=len, reverse=True)
-_WORD = r"[a-z]+"
+_WORD = r"[a-z](?:[a-z]|\\?_)*"  # `house chaos_from`: escaped as markdown, or not
 # `chaos roll`, `game join NAME`, `turn next override`, `chaos roll extra`, `rules TOPIC`,
 # escaped or not. `N` and `ID` are capitals like `NAME` and aren't listed again: read both
 # ways, `turn ID ID ID ...` without its closing backtick took 2^n tries to fail.
@@ -138,7 +138,7 @@ def _escaped(mark: re.Match[str]) -> str:
 
 
 def _slash(match: re.Match[str]) -> str:
-    name = " ".join(match["name"].split())
+    name = " ".join(match["name"].replace("\\", "").split())
     words = name.split()
     if len(words) == 2 and f"{words[0]} {words[1]}" not in SPECS and words[0] in SPECS:
         name = words[0]  # `rules nesting`: a single command with its argument

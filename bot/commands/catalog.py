@@ -22,7 +22,9 @@ from bot.commands.grammar import (
     usage_of,
     whole_number,
 )
+from bot.commands.house import ROUNDS
 from bot.engine.actions import LOSS_REASONS
+from bot.engine.house import REPEATS
 from bot.render.ids import EFFECT, MIDDLE
 
 MAX_TEXT = 100
@@ -390,6 +392,70 @@ def table_ids(text: str) -> tuple[str, ...]:
     if not ids or len(ids) > 20 or any(len(i) > 60 for i in ids):
         raise CommandError(f"`tables` takes ids separated by commas, like house,fog; got {text!r}")
     return ids
+
+
+# -- house rules -----------------------------------------------------------------------------
+
+
+@command("house show", Kind.QUERY)
+def house_show(rest: str) -> Args:
+    """The house rules games started here keep (the console's database is its server)."""
+    return nothing("house show", rest)
+
+
+@command("house chaos_from N [next game]", Kind.QUERY)
+def house_chaos_from(rest: str) -> Args:
+    """No chaos roll or card before round N (a round is one turn of each seated player); 1,
+    the default, is chaos from the first turn. While a game is running, end with `next game`
+    to say the change applies from the next one."""
+    text, upcoming = _next_game(rest)
+    low, high = ROUNDS
+    return {
+        "round": whole_number(text, "the round", "house chaos_from", low=low, high=high),
+        "next_game": upcoming,
+    }
+
+
+@command("house deny LIST ENTRY [next game]", Kind.QUERY)
+def house_deny(rest: str) -> Args:
+    """Deny an entry of a list (by its number, id or name): when it comes up it is rolled again
+    at once, and the log says so. A deny that would leave a list nothing to roll is refused."""
+    return _list_entry(rest, "house deny")
+
+
+@command("house allow LIST ENTRY [next game]", Kind.QUERY)
+def house_allow(rest: str) -> Args:
+    """Take an entry off the deny-list."""
+    return _list_entry(rest, "house allow")
+
+
+@command("house repeats never|allowed [next game]", Kind.QUERY)
+def house_repeats(rest: str) -> Args:
+    """With `never`, a game gives no entry of a list twice until every entry of that list has
+    come up; then the list starts over. `allowed` (the default) rolls every time afresh."""
+    text, upcoming = _next_game(rest)
+    word = text.strip().lower()
+    if word not in REPEATS:
+        raise CommandError(f"repeats are `never` or `allowed` ({usage_of('house repeats')})")
+    return {"repeats": word, "next_game": upcoming}
+
+
+def _list_entry(rest: str, name: str) -> Args:
+    text, upcoming = _next_game(rest)
+    words = text.split(maxsplit=1)
+    if len(words) < 2:
+        raise CommandError(f"name the list and the entry ({usage_of(name)})")
+    if len(words[0]) > MAX_TEXT or len(words[1]) > MAX_TEXT:
+        raise CommandError("that list or entry name is too long")
+    return {"list": words[0], "entry": " ".join(words[1].split()), "next_game": upcoming}
+
+
+def _next_game(rest: str) -> tuple[str, bool]:
+    """The command's words without a closing ``next game``, and whether it was there."""
+    words = rest.split()
+    if [w.lower() for w in words[-2:]] == ["next", "game"]:
+        return " ".join(words[:-2]), True
+    return rest, False
 
 
 @command("card NAME", Kind.QUERY)

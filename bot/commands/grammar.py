@@ -86,7 +86,7 @@ ALIASES = {"exit": "quit", "?": "help"}
 BARE = {"roll": "dice"}
 _BARE_START = re.compile(r"[0-9(+\-.d]", re.IGNORECASE)
 
-_NAME_WORD = re.compile(r"[a-z]+")
+_NAME_WORD = re.compile(r"[a-z][a-z_]*")
 
 
 def command(usage: str, kind: Kind = Kind.ACTION) -> Callable[[Reader], Reader]:

@@ -62,7 +62,7 @@ def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
         for number, (offer_id, table) in enumerate(open_offers(state), 1)
         if not held_away(state, state.offers[offer_id])  # nobody may take it while they're away
     ][:MAX_OFFER_BUTTONS]
-    if state.active is not None and not state.rolled:
+    if state.active is not None and not state.rolled and not state.chaos_waits():
         roll = DRAW_LABEL if ruleset.chaos is ChaosSource.DECK else "Roll chaos"
         return [Step(StepKind.ROLL, roll), *offers]  # Next turn would only be refused now
     if nobody_can_play(state):

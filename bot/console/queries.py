@@ -5,8 +5,9 @@ card links, dice and help. None of them changes a game.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.commands import (
     Command,
@@ -19,9 +20,11 @@ from bot.commands import (
     rules_answer,
 )
 from bot.commands.grammar import check_text
+from bot.commands.house import allow, chaos_from, deny, house_saved, house_show, repeats
 from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
 from bot.console import tables
+from bot.engine.house import HouseRules
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
 from bot.render import Names, effect_lines, middle_lines, render_status
@@ -67,6 +70,19 @@ async def answer(console: Console, command: Command) -> None:
             out.reply(command.name, await tables.store(console.service, args["file"], ruleset))
         case "table export":
             await _export_table(console, args["table"], args["file"])
+        case "house show":
+            settings = await console.service.settings(tables.CONSOLE_GUILD)
+            out.reply(command.name, house_show(settings.house, await _ruleset(console)))
+        case "house chaos_from":
+            await _change_house(console, lambda h: chaos_from(h, args["round"]), args)
+        case "house repeats":
+            await _change_house(console, lambda h: repeats(h, args["repeats"]), args)
+        case "house deny" | "house allow":
+            rules = await _ruleset(console)
+            change = deny if command.name == "house deny" else allow
+            await _change_house(
+                console, lambda h: change(h, rules, args["list"], args["entry"]), args
+            )
         case "chaos log":
             await _log(console, args["count"])
         case "game link":
@@ -80,6 +96,20 @@ async def answer(console: Console, command: Command) -> None:
             out.reply(command.name, "\n".join(verdict.lines()))
         case _:
             await _board(console, command)
+
+
+async def _change_house(
+    console: Console, change: Callable[[HouseRules], HouseRules], args: Mapping[str, Any]
+) -> None:
+    """A house rule changed for the console's games: the console's database is its server."""
+    house, running = await console.service.change_house(
+        tables.CONSOLE_GUILD,
+        change,
+        scope=console.options.scope,
+        next_game=args["next_game"],
+    )
+    shown = house_saved(house, running=running, ruleset=await _ruleset(console))
+    console.out.reply("house", shown)
 
 
 async def _board(console: Console, command: Command) -> None:

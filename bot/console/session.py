@@ -29,6 +29,7 @@ from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.engine.fairness import named, unseeded
 from bot.engine.game import Game
+from bot.engine.house import HouseRules
 from bot.engine.state import Phase
 from bot.errors import NoGameError
 from bot.render import Names, render_status
@@ -143,6 +144,7 @@ class Console:
             host_name=host,
             seed=self.options.seed,
             salt=self._salt(),
+            house=await self._house(),
         )
         events = list(outcome.events)
         for name in others:
@@ -218,8 +220,13 @@ class Console:
             life=command.args["life"],
             guild=CONSOLE_GUILD if command.args["tables"] else None,
             tables=command.args["tables"],
+            house=await self._house(),
         )
         self.show(outcome.events, outcome.game)
+
+    async def _house(self) -> HouseRules:
+        """The house rules a game started here keeps: the console's own (`house ...`)."""
+        return (await self.service.settings(CONSOLE_GUILD)).house
 
     async def _act(self, command: Command) -> None:
         scope = self.options.scope

@@ -139,7 +139,7 @@ def ability(state: GameState, action: a.Action) -> Ability:
         case a.NextTurn(override=override):
             if state.active is None:
                 return ABILITIES["end a turn nobody is playing"]
-            if override and not state.rolled:
+            if override and not state.rolled and not state.chaos_waits():
                 return ABILITIES["end a turn without its chaos roll"]
             return ABILITIES["end the turn"]
         case a.EndEffect(effect=number):

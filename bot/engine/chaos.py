@@ -47,6 +47,7 @@ def roll_chaos(ctx: Context, action: act.RollChaos) -> None:
     multi-roll waits for an offer, taking that offer is the one roll allowed.
     """
     ctx.require_playing()
+    require_chaos_started(ctx)
     if action.table is not None and not action.extra:
         offer = offered_to(ctx.state, action.actor, action.table, referee=action.referee)
         if offer is not None:
@@ -149,8 +150,19 @@ def _require_nothing_paused(ctx: Context, offer: PendingOffer | None = None) -> 
         raise RulesError(f"{waiting}; no other roll comes before that")
 
 
+def require_chaos_started(ctx: Context) -> None:
+    """Refuse chaos before the round the house rules start it in."""
+    state = ctx.state
+    if state.chaos_waits():
+        raise RulesError(
+            f"chaos starts in round {state.house.chaos_from} (a house rule), and this is round"
+            f" {state.round}: no chaos roll or card before then"
+        )
+
+
 def roll_global(ctx: Context, action: act.RollGlobal) -> None:
     ctx.require_playing()
+    require_chaos_started(ctx)
     ctx.require_no_choice()
     _require_nothing_paused(ctx)
     start = ctx.ruleset.start_table
@@ -190,6 +202,8 @@ def resolver_for(
         turn=ctx.state.turn,
         next_id=ctx.state.next_id,
         chaos=chaos,
+        denied=ctx.state.house.denied(),
+        given=ctx.state.given if ctx.state.house.repeats == "never" else None,
     )
 
 

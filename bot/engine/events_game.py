@@ -38,6 +38,7 @@ class GameStarted(TypedDict):
     commitment: NotRequired[str]
     tables: NotRequired[str]
     dice: NotRequired[int]  # how actions seed their dice (bot.engine.streams); 1 if absent
+    house: NotRequired[Json]  # the house rules other than the defaults (bot.engine.house)
 
 
 class PlayerJoined(TypedDict):

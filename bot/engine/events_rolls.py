@@ -48,6 +48,23 @@ class Roll(TypedDict):
     text: str
     inline: list[InlineDice]
     slot: str | None
+    # Results a house rule denies, each rolled again at once (bot.engine.house); with `drawn`,
+    # the last result was drawn by the weights of the results not denied, not thrown.
+    denied: NotRequired[list[DeniedResult]]
+    drawn: NotRequired[bool]
+    # With no repeats (a house rule): the result thrown that had come up already, replaced by
+    # one drawn by weight among those that hadn't (`drawn`); `fresh` when every entry of the
+    # list had come up, so the list started over with this roll.
+    repeat: NotRequired[DeniedResult]
+    fresh: NotRequired[bool]
+
+
+class DeniedResult(TypedDict):
+    """A result thrown and denied by a house rule: what the dice read, and its entry."""
+
+    dice: list[int]
+    result: int
+    entry: EntryRef
 
 
 class BudgetExhausted(TypedDict):

@@ -8,8 +8,9 @@ the front end draws: without it, a seed a host chose from a small range could be
 commitment by trying every number.
 
 A game started today (``dice: 3``) commits to the whole start: seed, salt, dice scheme, ruleset
-and revision, the hash of its tables, the host and the starting life. So its log can't be
-replayed under another dice scheme, or other tables, and still show the commitment announced.
+and revision, the hash of its tables, the host, the starting life and its house rules. So its log
+can't be replayed under another dice scheme, or other tables, and still show the commitment
+announced.
 Older games committed to the seed and salt alone, and keep that form.
 """
 
@@ -48,19 +49,22 @@ def commitment(
     host: str = "",
     name: str = "",
     life: int | None = None,
+    house: dict[str, object] | None = None,
 ) -> str:
     """The commitment to a game's start, as 64 hex digits.
 
     From ``dice: 3`` on, SHA-256 of ``chaos-referee/start`` and a newline, then the start as
     JSON with sorted keys and no spaces: ``{"dice":3,"host":…,"life":…,"name":…,"revision":…,
     "ruleset":…,"salt":…,"seed":…,"tables":…}`` (``life`` is ``null`` when the ruleset's is
-    played). Games of older dice schemes: SHA-256 of ``chaos-referee:SEED:SALT`` (the seed in
-    decimal), and the other arguments are left out. The two forms can't be taken for each
-    other: the older one has a colon where the newer one has a slash.
+    played). House rules other than the defaults (:mod:`bot.engine.house`) join it as
+    ``"house"``; a game without them commits as before they existed. Games of older dice
+    schemes: SHA-256 of ``chaos-referee:SEED:SALT`` (the seed in decimal), and the other
+    arguments are left out. The two forms can't be taken for each other: the older one has a
+    colon where the newer one has a slash.
     """
     if dice < WHOLE_START:
         return hashlib.sha256(f"{PREFIX}:{seed}:{salt}".encode()).hexdigest()
-    start = {
+    start: dict[str, object] = {
         "dice": dice,
         "host": host,
         "life": life,
@@ -71,6 +75,8 @@ def commitment(
         "seed": seed,
         "tables": tables,
     }
+    if house:
+        start["house"] = house
     text = json.dumps(start, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(f"{PREFIX}/start\n{text}".encode()).hexdigest()
 

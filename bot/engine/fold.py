@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from bot.engine.events import Event, OfferMade, RollPaused, TurnOrderChanged
+from bot.engine.house import HouseRules
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.stack import ActiveEffect, StackItem, record_outcome
 from bot.engine.state import (
@@ -44,6 +45,7 @@ def apply(state: GameState, event: Event) -> None:
             state.dice = event.get("dice", 1)
             state.host = event["host"]
             state.life = event["life"]
+            state.house = HouseRules.from_json(event.get("house"))
             state.players[event["host"]] = Player(event["host"], event["name"], life=event["life"])
         case "player_joined":
             state.players[event["player"]] = Player(event["player"], event["name"], life=state.life)
@@ -54,6 +56,10 @@ def apply(state: GameState, event: Event) -> None:
             state.order = list(event["order"])
         case "turn_started":
             state.turn = event["turn"]
+            if state.round_left <= 0:
+                state.round += 1
+                state.round_left = len(state.seated())
+            state.round_left -= 1
             state.current = state.active = event["player"]
             state.extra_turn = event["extra"]
             if event["extra"]:
@@ -90,6 +96,10 @@ def apply(state: GameState, event: Event) -> None:
             state.rolled = True
         case "roll":
             state.next_id = max(state.next_id, event["id"] + 1)
+            if state.house.repeats == "never":
+                table, entry = event["table"], event["entry"]["id"]
+                came = frozenset() if event.get("fresh") else state.given.get(table, frozenset())
+                state.given = {**state.given, table: came | {entry}}
         case "budget_exhausted":
             pass
         case "stack":

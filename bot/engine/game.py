@@ -31,8 +31,9 @@ from bot.engine import (
 from bot.engine.context import Context, NoDice
 from bot.engine.errors import GameOverError, GameTooLargeError, NothingToUndoError
 from bot.engine.events import ActionTaken, Event, GameStarted, Json
-from bot.engine.fairness import commitment
+from bot.engine.fairness import WHOLE_START, commitment
 from bot.engine.fold import apply, fold
+from bot.engine.house import HouseRules
 from bot.engine.model import PlayerId, Ruleset, StartRoll
 from bot.engine.state import GameState, Phase
 
@@ -55,7 +56,7 @@ HANDLERS: dict[type[a.Action], Handler] = {
     a.Spite: spite.spite,
     a.RollGlobal: chaos.roll_global,
     a.Choose: chaos.choose,
-    a.NextTurn: turns.next_turn,
+    a.NextTurn: lambda ctx, action: _next_turn(ctx, action),
     a.ExtraTurn: turns.extra_turn,
     a.SkipTurn: turns.skip_turn,
     a.Reverse: turns.reverse,
@@ -98,6 +99,7 @@ class Game:
         salt: str = "",
         tables: str = "",
         dice: int = streams.BY_ROLL,
+        house: HouseRules | None = None,
     ) -> Game:
         """A new game in its lobby, hosted (and joined) by `host`.
 
@@ -107,12 +109,18 @@ class Game:
         the exact tables played (a front end's hash of their text), so a replay can find them.
         `dice` is how rolls seed their dice (:mod:`bot.engine.streams`): a replay of a game
         logged before passes the older way. The commitment covers it (:mod:`bot.engine.fairness`).
+        `house` are the house rules the game keeps to its end (:mod:`bot.engine.house`); the
+        commitment covers them too.
         """
         if isinstance(dice, bool) or dice not in streams.SCHEMES:
             raise ValueError(f"no such way to roll dice: {dice!r}")
         game = cls(ruleset)
         named: dict[str, object] = {"tables": tables} if tables else {}
         rolls = {"dice": dice} if dice != streams.BY_ACTION else {}
+        kept = (house or HouseRules()).to_json()
+        if kept and dice < WHOLE_START:
+            raise ValueError("house rules need a dice scheme whose commitment covers them")
+        ruled: dict[str, object] = {"house": kept} if kept else {}
         start: list[Event] = [
             {
                 "type": "action",
@@ -126,6 +134,7 @@ class Game:
                     "salt": salt,
                     **named,
                     **rolls,
+                    **ruled,
                 },
             },
             {
@@ -147,6 +156,7 @@ class Game:
                     host=host,
                     name=name,
                     life=life,
+                    house=kept,
                 ),
             },
         ]
@@ -154,6 +164,8 @@ class Game:
             cast(GameStarted, start[1])["tables"] = tables
         if rolls:
             cast(GameStarted, start[1])["dice"] = dice
+        if kept:
+            cast(GameStarted, start[1])["house"] = kept
         for event in start:
             apply(game.state, event)
         game.events.extend(start)
@@ -286,6 +298,7 @@ class Game:
             salt=str(first.get("salt") or ""),
             tables=str(first.get("tables") or ""),
             dice=int(first.get("dice", streams.BY_ACTION)),
+            house=HouseRules.from_json(first.get("house")),
         )
         for logged in actions[1:]:
             game.act(a.action_from_json(logged))
@@ -302,21 +315,40 @@ class Game:
 
 
 def _begin(ctx: Context, action: a.Begin) -> None:
-    """Lock seats, shuffle the decks, make the start roll, and start the first turn."""
+    """Lock seats, shuffle the decks, make the start roll, and start the first turn.
+
+    When the house rules start chaos in a later round, the start roll waits for it too: it is
+    made as that round's first turn begins (:func:`_next_turn`)."""
     turns.begin(ctx, action)
-    ruleset = ctx.ruleset
     decks.shuffle_decks(ctx)
     first = ctx.state.order[0]
+    if ctx.state.house.chaos_from == 1:
+        _start_roll(ctx, first)
+    turns.start_turn(ctx, first, extra=False)
+
+
+def _start_roll(ctx: Context, player: PlayerId) -> None:
+    """The ruleset's roll (or card) once seats are locked: a world, or the Global."""
+    ruleset = ctx.ruleset
     match ruleset.start:
         case StartRoll.WORLD | StartRoll.GLOBAL:
             assert ruleset.start_table is not None
-            resolution = chaos.resolver_for(ctx, first, "global").roll(ruleset.start_table)
+            resolution = chaos.resolver_for(ctx, player, "global").roll(ruleset.start_table)
             chaos.record(ctx, resolution, kind="roll", purpose="global")
         case StartRoll.GLOBAL_DECK:
             decks.reveal_global(ctx)
         case StartRoll.NONE:
             pass
-    turns.start_turn(ctx, first, extra=False)
+
+
+def _next_turn(ctx: Context, action: a.NextTurn) -> None:
+    """Pass the turn; the first turn of the round chaos starts in makes the start roll."""
+    before = ctx.state.round
+    turns.next_turn(ctx, action)
+    state = ctx.state
+    if state.round != before and state.round == state.house.chaos_from != 1:
+        assert state.current is not None  # a turn just started
+        _start_roll(ctx, state.current)
 
 
 def _settle(ctx: Context) -> None:
@@ -337,6 +369,8 @@ def _settle(ctx: Context) -> None:
         )
         return
     if ctx.ruleset.start is not StartRoll.GLOBAL_DECK or state.phase is not Phase.PLAYING:
+        return
+    if state.chaos_waits():  # the first Global waits for chaos to start (_next_turn)
         return
     if not any(effect.kind == "global" for effect in state.effects.values()):
         decks.reveal_global(ctx)

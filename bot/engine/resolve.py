@@ -17,19 +17,23 @@ its offered rolls included, before the next is made.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from bot.engine.dice import InlineRoll, parse_expr, render_inline
 from bot.engine.events import BudgetExhausted, InlineDice, Json, Roll
+from bot.engine.events_rolls import DeniedResult
 from bot.engine.limits import MAX_RESOLUTION_BYTES, MAX_RESOLUTION_DICE, roll_size
 from bot.engine.model import (
     CHAOS_ROLL,
     Entry,
+    EntryId,
     Kind,
     MultiMode,
     Nesting,
     PlayerId,
+    RollTable,
     Ruleset,
     TableId,
 )
@@ -93,6 +97,8 @@ class Resolver:
     __slots__ = (
         "_budget",
         "_chaos",
+        "_denied",
+        "_given",
         "_ignore_nested",
         "_lists",
         "_tables",
@@ -119,6 +125,8 @@ class Resolver:
         next_id: int,
         used: int = 0,
         chaos: TableId | None = None,
+        denied: Mapping[TableId, frozenset[EntryId]] | None = None,
+        given: Mapping[TableId, frozenset[EntryId]] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.rng = rng
@@ -135,6 +143,10 @@ class Resolver:
         self._ignore_nested = ruleset.nesting is Nesting.IGNORE_NESTED
         self._lists = ruleset.lists
         self._chaos = chaos  # where a chaos roll is made now (None: chaos is a deck)
+        self._denied = _deniable(ruleset, denied or {})
+        # With no repeats (a house rule): the entries of each list that came up since it last
+        # started over; None when repeats are allowed.
+        self._given = None if given is None else dict(given)
         # Rolls whose result offered a roll, each with how many rolls were pending before the
         # rolls it asked for itself: once the pending rolls are back down to that, the rest
         # waits for the offer.
@@ -240,7 +252,46 @@ class Resolver:
         table = self._tables.get(task.table) or self.ruleset.table(task.table)
         faces, result = table.dice.roll(self.rng)
         entry = table.lookup(result)
-        return entry, self._record(task, entry, list(faces), result, None)
+        barred = self._denied.get(task.table, frozenset())
+        given = None if self._given is None else self._given.get(task.table, frozenset())
+        if not barred and given is None:  # no house rule touches this roll
+            return entry, self._record(task, entry, list(faces), result, None)
+        # A house rule denies it: rolled again at once with the same dice, each denied result
+        # kept in the roll (bot.engine.house).
+        denied: list[DeniedResult] = []
+        drawn = False
+        while entry.id in barred:
+            denied.append(_result(faces, result, entry))
+            self.dice += len(faces)
+            self.bytes += roll_size(len(entry.name), len(faces))
+            if len(denied) >= MAX_DENIED_ROLLS:
+                result = _draw_allowed(table, barred, self.rng)
+                faces, entry, drawn = (), table.lookup(result), True
+                break
+            faces, result = table.dice.roll(self.rng)
+            entry = table.lookup(result)
+        fresh, repeat = False, None
+        if given is not None:
+            # No repeats: an entry that came up already is replaced by one drawn by weight
+            # among those that haven't; once every entry has, the list starts over.
+            if all(e.id in given or e.id in barred for e in table.entries):
+                fresh, given = True, frozenset()
+            elif entry.id in given:
+                repeat = _result(faces, result, entry)
+                result = _draw_allowed(table, barred | given, self.rng)
+                faces, entry, drawn = (), table.lookup(result), True
+            assert self._given is not None
+            self._given[task.table] = given | {entry.id}
+        roll = self._record(task, entry, list(faces), result, None)
+        if denied:
+            roll["denied"] = denied
+        if repeat is not None:
+            roll["repeat"] = repeat
+        if drawn:
+            roll["drawn"] = True
+        if fresh:
+            roll["fresh"] = True
+        return entry, roll
 
     def _record(
         self, task: Task, entry: Entry, faces: list[int], result: int, reason: str | None
@@ -395,6 +446,36 @@ class Resolver:
             "depth": task.depth,
             "message": message,
         }
+
+
+# Denied results rolled again, at most, before the result is drawn by weight among those not
+# denied: the same odds (a result not denied comes up as often relative to another as its
+# dice say), in bounded time however much of a list is denied.
+MAX_DENIED_ROLLS = 100
+
+
+def _result(faces: tuple[int, ...], result: int, entry: Entry) -> DeniedResult:
+    return {"dice": list(faces), "result": result, "entry": {"id": entry.id, "name": entry.name}}
+
+
+def _deniable(
+    ruleset: Ruleset, denied: Mapping[TableId, frozenset[EntryId]]
+) -> dict[TableId, frozenset[EntryId]]:
+    """The denied entries of each list that still has an entry to roll: a deny that leaves a
+    list nothing (refused when it is set, but the tables may have changed since) is left out."""
+    kept: dict[TableId, frozenset[EntryId]] = {}
+    for table_id, entries in denied.items():
+        table = ruleset.tables.get(table_id)
+        if table is not None and any(e.id not in entries for e in table.entries):
+            kept[table_id] = entries
+    return kept
+
+
+def _draw_allowed(table: RollTable, barred: frozenset[EntryId], rng: random.Random) -> int:
+    """A result of `table` whose entry isn't barred, drawn by the dice's own weights."""
+    weights = table.dice.weights()
+    allowed = [n for n in sorted(weights) if table.lookup(n).id not in barred]
+    return rng.choices(allowed, weights=[weights[n] for n in allowed])[0]
 
 
 def inline_record(rolled: InlineRoll, label: str | None = None) -> InlineDice:

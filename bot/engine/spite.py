@@ -47,6 +47,11 @@ def lose(ctx: Context, player_id: PlayerId, reason: str | None) -> None:
     ruleset = ctx.ruleset
     player = ctx.state.players[player_id]
     lost = survival.LOST.get(reason or "", "lost the game")
+    if ctx.state.chaos_waits() and ruleset.spite is not SpitePolicy.NONE:
+        # A spite is chaos: before the round the house rules start chaos in, there is none.
+        chaos_from = ctx.state.house.chaos_from
+        knock_out(ctx, player_id, f"{lost} (no spite before chaos starts in round {chaos_from})")
+        return
     match ruleset.spite:
         case SpitePolicy.NONE:
             knock_out(ctx, player_id, lost)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.engine.house import HouseRules
 from bot.engine.model import PlayerId
 from bot.engine.stack import ActiveEffect as ActiveEffect
 from bot.engine.stack import Outcome as Outcome
@@ -105,11 +106,18 @@ class GameState:
     draws: dict[str, int] = field(default_factory=dict)  # rolls of each purpose this turn
     host: PlayerId = ""
     life: int | None = None
+    house: HouseRules = field(default_factory=HouseRules)  # the rules it started with
+    # With no repeats (a house rule): the entries of each list that came up since it last
+    # started over. Replaced, never changed in place, so a state copy may share it.
+    given: dict[str, frozenset[str]] = field(default_factory=dict)
     phase: Phase = Phase.LOBBY
     players: dict[PlayerId, Player] = field(default_factory=dict)
     order: list[PlayerId] = field(default_factory=list)
     direction: int = 1
     turn: int = 0
+    # The round of the turn: as many turns as there are seated players when it begins.
+    round: int = 0
+    round_left: int = 0  # turns of this round after the current one
     current: PlayerId | None = None
     seat: PlayerId | None = None
     active: PlayerId | None = None
@@ -159,6 +167,7 @@ class GameState:
         clone.offers = dict(self.offers)
         clone.paused = list(self.paused)
         clone.draws = dict(self.draws)
+        clone.given = dict(self.given)
         return clone
 
     def take_id(self) -> int:
@@ -166,6 +175,10 @@ class GameState:
         taken = self.next_id
         self.next_id += 1
         return taken
+
+    def chaos_waits(self) -> bool:
+        """Before the round chaos starts in (house rule ``chaos_from``): no chaos yet."""
+        return self.round < self.house.chaos_from
 
     def seated(self) -> list[Player]:
         """Players still in the game (playing or away), in seat order."""

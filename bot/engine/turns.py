@@ -79,7 +79,7 @@ def next_turn(ctx: Context, action: act.NextTurn) -> None:
         # player's. Neither is decided for them by ending the turn.
         raise RulesError(f"the turn can't end yet: {waiting}")
     state = ctx.state
-    if not state.rolled and state.active is not None:
+    if not state.rolled and state.active is not None and not state.chaos_waits():
         if not action.override:
             raise RollRequiredError(_roll_required(ctx, state.active))
         ctx.emit({"type": "roll_waived", "turn": state.turn, "by": action.actor})

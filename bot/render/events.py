@@ -120,6 +120,28 @@ def render_lines(
     return lines
 
 
+def house_notes(roll: Roll) -> list[str]:
+    """What house rules did to a roll: results a deny-list denied and rolled again, a result
+    that had come up already (no repeats), a list that started over."""
+    notes = []
+    if roll.get("fresh"):
+        notes.append("every entry of this list has come up: it starts over (no repeats).")
+    denied = roll.get("denied") or []
+    if denied:
+        shown = ", ".join(f"#{d['result']} {d['entry']['name']}" for d in denied[:5])
+        more = f" and {len(denied) - 5} more" if len(denied) > 5 else ""
+        notes.append(f"denied by a house rule and rolled again: {shown}{more}.")
+    repeat = roll.get("repeat")
+    if repeat is not None:
+        notes.append(
+            f"#{repeat['result']} {repeat['entry']['name']} came up already (no repeats): drawn"
+            " by the dice's weights among the entries still to come."
+        )
+    elif roll.get("drawn"):
+        notes.append("then drawn by the dice's weights among the results not denied.")
+    return notes
+
+
 def _directions(roll: Roll, names: Names, directed: set[str]) -> str:
     """The directions of a supplementary list (lists: Global, Vortex, Musical...) the first time
     a batch rolls on it: the rules say each is read the way its own directions say."""
@@ -154,6 +176,8 @@ def _roll(
     if roll["reason"]:
         line += f" ({roll['reason']})"
     lines = [line]
+    for note in house_notes(roll):
+        lines += wrap(note, indent, width)
     if directions:
         lines += wrap(f"Directions: {directions}", indent, width)
     if roll["text"]:

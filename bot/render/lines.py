@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.engine import events as ev
 from bot.engine.events import Event, Json
+from bot.engine.house import HouseRuleError, HouseRules
 from bot.engine.model import CHAOS_ROLL, ChaosSource
 from bot.render.choices import option_texts
 from bot.render.ids import effect_ref, middle_ref
@@ -111,6 +112,11 @@ def _game_started(e: ev.GameStarted, names: Names) -> str:
     # A front end may leave the seed out while the game goes on (see bot/client/embeds.py).
     about = [f"seed {seed}"] if (seed := e.get("seed")) is not None else []
     about += [f"{e['life']} life"] if e["life"] is not None else []
+    try:
+        house = HouseRules.from_json(e.get("house")).summary()
+    except HouseRuleError:  # a damaged log: verify says so; here it is simply not shown
+        house = []
+    about += [f"house rules: {', '.join(house)}"] if house else []
     details = f" ({', '.join(about)})" if about else ""
     opens = f"{e['name']} opens a {e['ruleset']} game{details}."
     if "commitment" not in e:  # logged before games committed to their seed

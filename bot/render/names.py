@@ -90,7 +90,10 @@ class Names:
 
     def dice(self, roll: Roll) -> str:
         """``d20×d10 [13, 4] = 134``: the dice, their faces as rolled, and the number read."""
-        faces = ", ".join(map(str, roll["dice"]))
+        # A result a house rule drew by weight (bot.engine.house) has no faces of its own.
+        faces = (
+            ", ".join(map(str, roll["dice"])) if roll["dice"] or not roll.get("drawn") else "drawn"
+        )
         notation = ""
         ruleset = self.ruleset
         if ruleset is not None and roll["table"] in ruleset.tables:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.events import Event, Roll
+from bot.engine.house import HouseRuleError, HouseRules
 from bot.render.names import Names
 
 
@@ -77,6 +78,7 @@ class Recap:
     seed: int | None
     salt: str | None
     commitment: str | None
+    house: tuple[str, ...] = ()  # the house rules the game kept, in a few words each
 
 
 def standing_events(events: Sequence[Event]) -> list[Event]:
@@ -170,7 +172,17 @@ def recap(events: Sequence[Event]) -> Recap | None:
         seed=revealed["seed"] if revealed else None,
         salt=revealed["salt"] if revealed else None,
         commitment=revealed["commitment"] if revealed else None,
+        house=_house(events),
     )
+
+
+def _house(events: Sequence[Event]) -> tuple[str, ...]:
+    """The house rules of the game's start (none for a damaged log: verify says why)."""
+    started = next((e for e in events if e["type"] == "game_started"), None)
+    try:
+        return tuple(HouseRules.from_json(started.get("house") if started else None).summary())
+    except HouseRuleError:
+        return ()
 
 
 def _chain(roll: Roll, batch: dict[int, Roll], turn: int) -> Chain:
@@ -247,6 +259,8 @@ def moments(summary: Recap, names: Names) -> list[str]:
             f"Biggest life swing: {names.player(swing.player)} {swing.delta:+d} on turn"
             f" {swing.turn}, to {swing.life} ({swing.reason})."
         )
+    if summary.house:
+        lines.append(f"Played with house rules: {'; '.join(summary.house)}.")
     return lines
 
 

@@ -63,12 +63,24 @@ def _waiting(state: GameState, offer: PendingOffer) -> int:
     return next(p.item for p in reversed(state.paused) if waits_for(p, offer))
 
 
+def house_lines(state: GameState) -> list[str]:
+    """The house rules the game keeps, which its commitment covers (none: no line)."""
+    house = state.house
+    if house.default:
+        return []
+    rules = house.summary()
+    if house.deny:
+        rules[-1] += f", rolled again when {'it comes' if len(house.deny) == 1 else 'they come'} up"
+    return [f"House rules: {'; '.join(rules)}."]
+
+
 def fairness_lines(state: GameState) -> list[str]:
-    """The commitment to the seed, and once the game is over the seed and salt it was over
-    (nothing for a game logged before games committed to their seed)."""
+    """The house rules the game started with, the commitment to the seed, and once the game
+    is over the seed and salt it was over (nothing for a game logged before games committed
+    to their seed)."""
     if state.commitment is None:
         return []
-    lines = [commitment_line(state.commitment)]
+    lines = [*house_lines(state), commitment_line(state.commitment)]
     if state.phase is Phase.ENDED:
         lines.append(f"Revealed: seed {state.seed}, salt {state.salt}.")
     elif named(state.seed):
@@ -103,6 +115,8 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
         roll = "a chaos card lies face down: `chaos reveal`"
     elif state.rolled:
         roll = "this turn's chaos is done"
+    elif state.chaos_waits():
+        roll = f"no chaos before round {state.house.chaos_from}: `turn next` when done"
     elif ruleset.chaos is ChaosSource.DECK:
         roll = "this turn's chaos card is still to draw: `chaos roll`"
     else:
@@ -205,7 +219,13 @@ def life_total(player: Player) -> str:
 
 
 def chaos_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
-    """Where this turn's chaos comes from: the list rolled on, the current list, or the decks."""
+    """Where this turn's chaos comes from: the list rolled on, the current list, or the decks;
+    before the round the house rules start chaos in, when it starts."""
+    if state.chaos_waits():
+        return [
+            f"Chaos starts in round {state.house.chaos_from} (a house rule);"
+            f" this is round {state.round}: no chaos roll yet."
+        ]
     if ruleset.chaos is ChaosSource.DECK:
         lines = []
         for deck_id, deck in sorted(state.decks.items()):

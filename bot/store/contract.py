@@ -51,7 +51,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "interactions": ("id", "game_id", "version", "created"),
     "guild_settings": (
         "guild", "referee_role", "default_ruleset", "auto_roll", "secret_rolls", "turn_powers",
-        "turn_mentions", "quiet", "updated",
+        "turn_mentions", "quiet", "updated", "house",
     ),
     "guild_tables": ("guild", "table_id", "revision", "text", "created"),
     "boards": ("scope", "game_id", "channel", "message", "updated"),

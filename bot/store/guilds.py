@@ -14,7 +14,7 @@ class GuildStore(Database):
         """The settings a guild saved; None if it never changed any."""
         rows = await self._rows(
             "SELECT referee_role, default_ruleset, auto_roll, secret_rolls, turn_powers,"
-            " turn_mentions, quiet FROM guild_settings WHERE guild = ?",
+            " turn_mentions, quiet, house FROM guild_settings WHERE guild = ?",
             (guild,),
         )
         return settings_from(rows[0]) if rows else None
@@ -26,13 +26,13 @@ class GuildStore(Database):
         async with self._write() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild, referee_role, default_ruleset, auto_roll,"
-                " secret_rolls, turn_powers, turn_mentions, quiet, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " secret_rolls, turn_powers, turn_mentions, quiet, updated, house)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild) DO UPDATE SET referee_role = excluded.referee_role,"
                 " default_ruleset = excluded.default_ruleset, auto_roll = excluded.auto_roll,"
                 " secret_rolls = excluded.secret_rolls, turn_powers = excluded.turn_powers,"
                 " turn_mentions = excluded.turn_mentions, quiet = excluded.quiet,"
-                " updated = excluded.updated",
+                " updated = excluded.updated, house = excluded.house",
                 settings_row(guild, settings, now),
             )
 

@@ -180,6 +180,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE guild_settings ADD COLUMN quiet TEXT NOT NULL DEFAULT ''",
         ),
     ),
+    Migration(
+        9,
+        "house rules: a server's own rules, which its games keep from their start",
+        ("ALTER TABLE guild_settings ADD COLUMN house TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 HEAD = MIGRATIONS[-1].number

@@ -19,7 +19,7 @@ class PgGuildStore(PgDatabase):
     async def guild_settings(self, guild: str) -> GuildSettings | None:
         rows = await self._rows(
             "SELECT referee_role, default_ruleset, auto_roll, secret_rolls, turn_powers,"
-            " turn_mentions, quiet FROM guild_settings WHERE guild = $1",
+            " turn_mentions, quiet, house FROM guild_settings WHERE guild = $1",
             guild,
         )
         return settings_from(rows[0]) if rows else None
@@ -30,13 +30,13 @@ class PgGuildStore(PgDatabase):
         async with self._connection() as con:
             await con.execute(
                 "INSERT INTO guild_settings (guild, referee_role, default_ruleset, auto_roll,"
-                " secret_rolls, turn_powers, turn_mentions, quiet, updated)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                " secret_rolls, turn_powers, turn_mentions, quiet, updated, house)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
                 " ON CONFLICT (guild) DO UPDATE SET referee_role = excluded.referee_role,"
                 " default_ruleset = excluded.default_ruleset, auto_roll = excluded.auto_roll,"
                 " secret_rolls = excluded.secret_rolls, turn_powers = excluded.turn_powers,"
                 " turn_mentions = excluded.turn_mentions, quiet = excluded.quiet,"
-                " updated = excluded.updated",
+                " updated = excluded.updated, house = excluded.house",
                 *settings_row(guild, settings, now),
             )
 

@@ -182,6 +182,11 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE guild_settings ADD COLUMN quiet TEXT NOT NULL DEFAULT ''",
         ),
     ),
+    Migration(
+        9,
+        MIGRATIONS[8].name,
+        ("ALTER TABLE guild_settings ADD COLUMN house TEXT NOT NULL DEFAULT '{}'",),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS migrations (

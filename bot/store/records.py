@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from bot.engine.events import Event
+from bot.engine.house import HouseRules
 
 SecretRolls = Literal["allowed", "referee", "never"]
 SECRET_ROLLS: tuple[str, ...] = get_args(SecretRolls)
@@ -93,6 +94,7 @@ class GuildSettings:
     * `turn_mentions`: the answer that starts a turn mentions (pings) its player.
     * `quiet`: the members who turned those mentions off for themselves (``/player notify``),
       by Discord id, sorted.
+    * `house`: the house rules a game started here keeps (:mod:`bot.engine.house`).
     """
 
     referee_role: int | None = None
@@ -102,3 +104,4 @@ class GuildSettings:
     turn_powers: bool = False
     turn_mentions: bool = False
     quiet: tuple[str, ...] = ()
+    house: HouseRules = field(default_factory=HouseRules)

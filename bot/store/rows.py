@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from bot.engine.events import Event
+from bot.engine.house import HouseRules
 from bot.errors import StoreError
 from bot.store.records import BoardRecord, GameRecord, GuildSettings, SecretRolls
 from bot.tables.snapshot import Snapshot, SnapshotFile
@@ -124,18 +125,22 @@ def snapshot_files(snapshot: Snapshot) -> list[tuple[str, int, str, str, str, st
 
 def settings_from(row: Row) -> GuildSettings:
     """A guild's settings from its row (referee_role, default_ruleset, auto_roll,
-    secret_rolls, turn_powers, turn_mentions, quiet)."""
-    role, ruleset, auto_roll, secret, powers, mentions, quiet = row
+    secret_rolls, turn_powers, turn_mentions, quiet, house)."""
+    role, ruleset, auto_roll, secret, powers, mentions, quiet, house = row
     secret_rolls: SecretRolls = secret
     members = tuple(str(quiet).split())
+    try:
+        rules = HouseRules.from_json(json.loads(house))
+    except (ValueError, TypeError) as error:  # a JSON or house rule error: someone edited it
+        raise StoreError(f"a guild's house rules in the database are damaged: {error}") from None
     return GuildSettings(
-        role, ruleset, bool(auto_roll), secret_rolls, bool(powers), bool(mentions), members
+        role, ruleset, bool(auto_roll), secret_rolls, bool(powers), bool(mentions), members, rules
     )
 
 
 def settings_row(
     guild: str, settings: GuildSettings, now: float | None
-) -> tuple[str, int | None, str, bool, str, bool, bool, str, float]:
+) -> tuple[str, int | None, str, bool, str, bool, bool, str, float, str]:
     """The ``guild_settings`` row that saves `settings`, in its columns' order. The flags
     are bools: PostgreSQL's BOOLEAN wants them, and SQLite stores them as the 0 and 1 its
     column allows."""
@@ -149,6 +154,7 @@ def settings_row(
         settings.turn_mentions,
         " ".join(settings.quiet),  # Discord ids, which hold no space
         stamp(now),
+        json.dumps(settings.house.to_json(), sort_keys=True, separators=(",", ":")),
     )
 
 

@@ -25,6 +25,7 @@ from bot.engine.errors import ChaosError
 from bot.engine.events import Event
 from bot.engine.fairness import WHOLE_START, commitment, named
 from bot.engine.game import Game
+from bot.engine.house import HouseRuleError, HouseRules
 from bot.engine.model import Ruleset
 from bot.render import Names, describe_action
 from bot.verify.errors import MismatchError, UnreadableLogError
@@ -58,6 +59,7 @@ class Verdict:
     undone: list[str] = field(default_factory=list)
     expected: str | None = None
     scheme: int = streams.BY_ACTION  # how the game rolled its dice (bot.engine.streams)
+    house: list[str] = field(default_factory=list)  # the house rules it kept, in words
 
     def lines(self) -> list[str]:
         """The verdict in sentences, the most important first."""
@@ -69,7 +71,8 @@ class Verdict:
             f"Its commitment {self.commitment} is the SHA-256 of "
             + (
                 f"its whole start: seed {self.seed}, salt {self.salt}, dice scheme"
-                f" {self.scheme}, the {self.ruleset} tables, the host and the starting life."
+                f" {self.scheme}, the {self.ruleset} tables, the host and the starting life"
+                + (f", and its house rules ({'; '.join(self.house)})." if self.house else ".")
                 if self.scheme >= WHOLE_START
                 else f"seed {self.seed} and salt {self.salt}."
             )
@@ -126,7 +129,8 @@ def verify_events(
     actual = _commitment(events, seed, salt, scheme)
     if actual != committed:
         what = (
-            f"its start (seed {seed}, salt {salt}, dice scheme {scheme}, its tables, host and life)"
+            f"its start (seed {seed}, salt {salt}, dice scheme {scheme}, its tables, host, life"
+            " and house rules)"
             if scheme >= WHOLE_START
             else f"the revealed seed {seed} and salt {salt}"
         )
@@ -167,9 +171,18 @@ def _commitment(events: list[dict[str, Any]], seed: int, salt: str, scheme: int)
             host=_text(first["actor"]),
             name=_text(first.get("host_name") or first["actor"]),
             life=None if first.get("life") is None else _int(first.get("life")),
+            house=_house(first.get("house")).to_json(),
         )
     except (KeyError, TypeError):
         raise MismatchError("Event 1 (the start of the game) is damaged.") from None
+
+
+def _house(value: object) -> HouseRules:
+    """The house rules the start action logs (MismatchError if they are damaged)."""
+    try:
+        return HouseRules.from_json(value)
+    except HouseRuleError:
+        raise MismatchError("Event 1 (the start of the game) has damaged house rules.") from None
 
 
 def _text(value: object) -> str:
@@ -254,6 +267,7 @@ def _replay(
             salt=salt,
             tables=str(first.get("tables") or ""),
             dice=_scheme(logged),
+            house=_house(first.get("house")),
         )
     except (KeyError, TypeError, ValueError):
         raise MismatchError("Event 1 (the start of the game) is damaged.") from None
@@ -410,6 +424,7 @@ def _verdict(
         undone=undone,
         expected=expected,
         scheme=game.state.dice,
+        house=game.state.house.summary(),
     )
 
 

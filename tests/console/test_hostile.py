@@ -127,7 +127,9 @@ COMMANDS = [
     "help chaos", "as Bob: chaos counter", "as Cy: chaos roll", "game join Dee", "game begin",
     "game end", "game start lists", "game start deck seed 5", "game leave", "as Ann: game end",
     "effects end E3", "effects end #2", "middle play M1", "table lookup chaos 158",
-    "table validate /dev/zero", "table validate .",
+    "table validate /dev/zero", "table validate .", "house show", "house chaos_from 2 next game",
+    "house chaos_from 1 next game", "house deny chaos 12 next game", "house allow chaos 12",
+    "house deny wacky Fog next game", "house repeats never next game", "house repeats allowed",
 ]  # fmt: skip
 # Files written by `game export` stay in the test's folder: these names are never mutated.
 EXPORTS = ["game export", "game export log.jsonl", "game export log\x00x", "game export .."]

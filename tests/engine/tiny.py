@@ -35,7 +35,9 @@ from bot.engine import (
 from bot.engine.events import Roll
 
 # Every key a roll event has, as events.py declares it.
-ROLL_KEYS = frozenset(Roll.__annotations__)
+# Every roll has these; one that a house rule touched may have `denied`, `drawn`, `repeat` and
+# `fresh` too.
+ROLL_KEYS = frozenset(Roll.__annotations__) - {"denied", "drawn", "repeat", "fresh"}
 
 
 class ScriptedRandom(random.Random):

@@ -8,6 +8,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.engine.house import HouseRules
 from bot.errors import StoreError
 from bot.store import HEAD, MIGRATIONS, Migration, SQLiteStore, migrate
 from bot.store.migrations import applied
@@ -29,6 +30,12 @@ async def _seed_v3(db: aiosqlite.Connection) -> None:
     await db.execute("INSERT INTO guild_tables VALUES ('g', 'house', 1, 'text', 0)")
 
 
+async def _seed_v8(db: aiosqlite.Connection) -> None:
+    """Schema 8 gave them turn_mentions and quiet (left off here too)."""
+    await db.execute("INSERT INTO guild_settings VALUES ('g', 5, 'lists', 1, 'never', 0, 0, 0, '')")
+    await db.execute("INSERT INTO guild_tables VALUES ('g', 'house', 1, 'text', 0)")
+
+
 # What to put in a database at each schema version before upgrading it (none at version 0).
 SEEDS: dict[int, Seed] = {
     1: _seed_v1,
@@ -38,6 +45,7 @@ SEEDS: dict[int, Seed] = {
     5: _seed_v3,
     6: _seed_v3,
     7: _seed_v3,
+    8: _seed_v8,
 }  # 2, 4, 5, 6, 7 left them
 
 
@@ -78,6 +86,7 @@ async def test_upgrade_from_every_earlier_schema(tmp_path: Path, version: int) -
             assert settings.turn_powers is False  # the setting arrived off
             assert settings.turn_mentions is False  # so did schema 8's
             assert settings.quiet == ()
+            assert settings.house == HouseRules()  # no house rules until someone sets one
             assert await store.get_table("g", "house") is not None
 
 

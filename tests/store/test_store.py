@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import End, Game, Join
+from bot.engine.house import HouseRules
 from bot.errors import ConflictError, GameExistsError, StoreError
 from bot.store import GameRecord, GameTable, GuildSettings, SQLiteStore, Store
 from bot.tables import find_ruleset
@@ -187,7 +188,12 @@ async def test_expiry_deletes_old_games_and_what_only_they_used(database: Path |
 async def test_guild_settings_round_trip(database: Path | str) -> None:
     async with Store.connect(database) as store:
         assert await store.guild_settings("g") is None
-        chosen = GuildSettings(referee_role=42, default_ruleset="lists", secret_rolls="never")
+        chosen = GuildSettings(
+            referee_role=42,
+            default_ruleset="lists",
+            secret_rolls="never",
+            house=HouseRules(chaos_from=3),
+        )
         await store.put_guild_settings("g", chosen, now=NOW)
         await store.put_guild_settings("h", GuildSettings(auto_roll=True), now=NOW)
         pinged = GuildSettings(turn_mentions=True, quiet=("1234", "98765432109876543"))

@@ -24,7 +24,7 @@ BUNDLED = load_bundled()
 RULESETS = ("classic", "lists", "deck")
 
 # Every bundled ruleset has these topics, by the same id.
-EVERYWHERE = ("glossary", "buttons", "turn-order", "undo", "conceding")
+EVERYWHERE = ("glossary", "buttons", "turn-order", "undo", "conceding", "house")
 
 # A concept, the keywords that find it in every ruleset, and its topic in each ruleset.
 CONCEPTS: dict[str, tuple[set[str], dict[str, str]]] = {

@@ -45,6 +45,7 @@ from bot.engine import (
     Undo,
     action_from_json,
 )
+from bot.engine.house import HouseRules
 from bot.engine.model import Ruleset
 from bot.engine.offers import in_turn
 from bot.engine.state import Phase, Status
@@ -74,14 +75,21 @@ def find(ruleset: str, tables: str | None) -> Ruleset:
 
 
 @cache
-def played(ruleset: str, seed: int) -> Game:
+def played(ruleset: str, seed: int, house: HouseRules | None = None) -> Game:
     """A real game of about ten turns: the turn's rolls and reveals, choices answered at random,
-    offers taken, extra rolls, tokens spent, life lost (now and then to a spite), undos."""
+    offers taken, extra rolls, tokens spent, life lost (now and then to a spite), undos; under
+    `house` rules."""
     snapshot, loaded = bundled(ruleset)
     rng = random.Random(f"mutants/{ruleset}/{seed}")
     salt = f"{rng.getrandbits(128):032x}"
     game = Game.start(
-        loaded.ruleset, seed=seed, host="ann", name="Ann", salt=salt, tables=snapshot.hash
+        loaded.ruleset,
+        seed=seed,
+        host="ann",
+        name="Ann",
+        salt=salt,
+        tables=snapshot.hash,
+        house=house,
     )
     for name in NAMES[1:]:
         game.act(Join(actor=name.lower(), player_name=name))
@@ -183,6 +191,65 @@ def test_mutants_of_a_game_whose_rolls_waited_are_refused_or_tell_the_same_story
         verdict = judge(original, "\n".join(mutant) + "\n", f"mutant {n} ({mutation.__name__})")
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
     assert verdicts.get("refused", 0) > RAW_MUTANTS * 0.8
+
+
+# All but 20 of the Chaos List denied, with no repeats: a game of about ten turns meets both.
+DENIED = tuple(("chaos", str(n)) for n in range(1, 201) if n % 10)
+HOUSES = {
+    "chaos from 2 (lists)": ("lists", HouseRules(chaos_from=2)),
+    "chaos from 2 (deck)": ("deck", HouseRules(chaos_from=2)),
+    "deny and no repeats": ("classic", HouseRules(deny=DENIED, repeats="never")),
+}
+OTHER_HOUSES = [
+    None,
+    {},
+    {"chaos_from": 1},
+    {"chaos_from": 3},
+    {"chaos_from": "2"},
+    {"repeats": "never"},
+    {"repeats": "allowed"},
+    {"deny": [list(DENIED[0])]},
+    {"deny": [list(p) for p in DENIED[1:]], "repeats": "never"},
+    {"deny": [list(p) for p in DENIED]},
+]
+
+
+@pytest.mark.parametrize("case", HOUSES)
+def test_a_house_rule_changed_in_an_export_fails_verify(case: str) -> None:
+    """The house rules are committed with the start: other rules (or none), written into the
+    export or played again from the revealed seed, are refused."""
+    ruleset, house = HOUSES[case]
+    original = played(ruleset, 2, house)
+    assert judge(original, original.export(), "the export itself") == "same story"
+    kinds = {e["type"] for e in original.events} | {
+        key for e in original.events if e["type"] == "roll" for key in e
+    }
+    if house.deny:  # the game met both rules
+        assert {"denied", "repeat"} <= kinds
+    events = json.loads(json.dumps(original.events))
+    for other in OTHER_HOUSES:
+        if other == house.to_json():
+            continue
+        mutant = copy.deepcopy(events)
+        for where in (mutant[0]["action"], mutant[1]):
+            if other is None:
+                where.pop("house", None)
+            else:
+                where["house"] = other
+        text = "".join(json.dumps(e) + "\n" for e in mutant)
+        assert judge(original, text, f"house rules {other}") == "refused"
+        actions = [copy.deepcopy(a) for a in original.actions]
+        if other is None:
+            actions[0].pop("house", None)
+        else:
+            actions[0]["house"] = other
+        try:
+            forged = Game.replay(original.ruleset, actions[:1])
+        except (ChaosError, ValueError):
+            continue  # damaged house rules: no game starts with them
+        for logged in actions[1:]:
+            _try(forged, action_from_json(logged))
+        assert judge(original, forged.export(), f"replayed with {other}") == "refused"
 
 
 def _try(game: Game, action: Action | None) -> bool:

@@ -1,0 +1,60 @@
+"""The Discord side of /house that isn't option parsing: whose ruleset a deny names, who may
+change the house rules, and the answer (:mod:`cogs.house` stays thin)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.client.embeds import text_embeds
+from bot.client.interactions import guild_key, reply, scope_of
+from bot.client.permissions import require_manager
+from bot.client.wording import plain
+from bot.commands.house import house_saved, house_show
+from bot.engine.house import HouseRules
+from bot.engine.model import Ruleset
+from bot.errors import NoGameError
+
+if TYPE_CHECKING:
+    from bot.client.bot import ChaosBot
+
+Change = Callable[[HouseRules], HouseRules]
+
+
+async def house_ruleset(bot: ChaosBot, interaction: discord.Interaction[Any]) -> Ruleset:
+    """The ruleset whose lists a deny names: the game's here, else the server's default."""
+    try:
+        return (await bot.service.current(scope_of(interaction))).game.ruleset
+    except NoGameError:
+        settings = await bot.service.settings(guild_key(interaction))
+        return bot.service.ruleset(settings.default_ruleset).ruleset
+
+
+async def show_house(bot: ChaosBot, interaction: discord.Interaction[Any]) -> None:
+    """`/house show`, for anyone."""
+    settings = await bot.service.settings(guild_key(interaction))
+    shown = house_show(settings.house, await house_ruleset(bot, interaction))
+    await reply(interaction, embeds=text_embeds("House rules", plain(shown)))
+
+
+async def change_house(
+    bot: ChaosBot,
+    interaction: discord.Interaction[Any],
+    change: Callable[[Ruleset], Change],
+    next_game: bool,
+) -> None:
+    """A change of the house rules by one of the server's managers; `change` is given the
+    ruleset whose lists a deny names."""
+    who, _ = await bot.play.caller(interaction)
+    require_manager(who, "Changing the house rules")
+    ruleset = await house_ruleset(bot, interaction)
+    house, running = await bot.service.change_house(
+        guild_key(interaction),
+        change(ruleset),
+        scope=scope_of(interaction),
+        next_game=next_game,
+    )
+    text = house_saved(house, running=running, ruleset=ruleset)
+    await reply(interaction, embeds=text_embeds("House rules", plain(text)), ephemeral=True)

@@ -1,0 +1,140 @@
+"""House rules as both front ends show and change them (``/house`` and the console's
+``house``): the words are the same, and the rules themselves are the engine's
+(:mod:`bot.engine.house`)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+
+from bot.commands.grammar import CommandError
+from bot.commands.tables import find_table
+from bot.engine.house import MAX_ROUND, HouseRules
+from bot.engine.model import Entry, Ruleset
+from bot.engine.tables import RollTable
+
+ROUNDS = (1, MAX_ROUND)  # what `chaos_from` takes
+SHOWN_DENIED = 40  # denied entries listed by `house show`; the rest are counted
+
+
+def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:
+    """The house rules games started here keep, one a line, with what each does. The denied
+    entries are named as `ruleset` has them (by id where it hasn't)."""
+    if house.chaos_from == 1:
+        chaos = "Chaos from round: 1 (the default: chaos from the first turn)."
+    else:
+        chaos = (
+            f"Chaos from round: {house.chaos_from}. No chaos roll or card is made, owed or"
+            f" offered before round {house.chaos_from}; a round is one turn of each seated"
+            " player."
+        )
+    lines = ["House rules for the games started here:", chaos]
+    if not house.deny:
+        lines.append("Denied: nothing (`house deny LIST ENTRY` denies an entry).")
+    else:
+        lines.append(f"Denied ({len(house.deny)}), rolled again at once when they come up:")
+        shown = sorted(house.deny, key=lambda pair: _position(pair, ruleset))
+        lines += [f"  {denied_name(t, e, ruleset)}" for t, e in shown[:SHOWN_DENIED]]
+        if len(house.deny) > SHOWN_DENIED:
+            lines.append(f"  … and {len(house.deny) - SHOWN_DENIED} more.")
+    if house.repeats == "never":
+        lines.append(
+            "Repeats: never. A list gives no entry twice until every entry of it has come up;"
+            " then it starts over."
+        )
+    else:
+        lines.append("Repeats: allowed (the default: every roll afresh).")
+    lines.append("A game keeps the house rules it started with (they are on its board).")
+    return "\n".join(lines)
+
+
+def denied_name(table_id: str, entry_id: str, ruleset: Ruleset | None) -> str:
+    """``Chaos List #12 Mana Flare``, or the ids where `ruleset` lacks the list or entry."""
+    table = ruleset.tables.get(table_id) if ruleset is not None else None
+    if table is None:
+        return f"{table_id}: {entry_id}"
+    band = next((b for b in table.bands if b.entry.id == entry_id), None)
+    if band is None:
+        return f"{table.name}: {entry_id}"
+    return f"{table.name} #{band.label} {band.entry.name}"
+
+
+def _position(pair: tuple[str, str], ruleset: Ruleset | None) -> tuple[str, int, str]:
+    """Where a denied entry stands: its list, then its number on it (ids where unknown)."""
+    table_id, entry_id = pair
+    table = ruleset.tables.get(table_id) if ruleset is not None else None
+    lows = [b.low for b in table.bands if b.entry.id == entry_id] if table is not None else []
+    return table_id, min(lows, default=0), entry_id
+
+
+def chaos_from(house: HouseRules, round_number: int) -> HouseRules:
+    """The rules with chaos from `round_number` (checked by the engine's rules)."""
+    return replace(house, chaos_from=round_number)
+
+
+def repeats(house: HouseRules, word: str) -> HouseRules:
+    """The rules with repeats `never` or `allowed` (checked by the engine's rules)."""
+    return replace(house, repeats=word)
+
+
+def deny(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: str) -> HouseRules:
+    """The rules with one more denied entry; CommandError for a list or entry `ruleset` lacks,
+    one denied already, or a deny that would leave the list nothing to roll."""
+    table = _list(ruleset, wanted_list)
+    entry = _entry(table, wanted_entry)
+    denied = house.denied().get(table.id, frozenset())
+    if entry.id in denied:
+        raise CommandError(f"{denied_name(table.id, entry.id, ruleset)} is denied already.")
+    if all(e.id in denied | {entry.id} for e in table.entries):
+        raise CommandError(
+            f"Denying {entry.name} would leave {table.name} nothing to roll: allow another of"
+            " its entries first (`house allow`)."
+        )
+    return replace(house, deny=(*house.deny, (table.id, entry.id)))
+
+
+def allow(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: str) -> HouseRules:
+    """The rules without a denied entry; CommandError for one that isn't denied."""
+    table = _list(ruleset, wanted_list)
+    entry = _entry(table, wanted_entry)
+    if (table.id, entry.id) not in house.deny:
+        raise CommandError(f"{denied_name(table.id, entry.id, ruleset)} isn't denied.")
+    return replace(house, deny=tuple(p for p in house.deny if p != (table.id, entry.id)))
+
+
+def house_saved(house: HouseRules, *, running: bool, ruleset: Ruleset | None = None) -> str:
+    """What a change answers: the rules now, and whom they reach."""
+    reach = (
+        "They apply from the next game: the game running here keeps the rules it started with."
+        if running
+        else "Games started from now on play by them."
+    )
+    return f"Saved. {reach}\n{house_show(house, ruleset)}"
+
+
+def _list(ruleset: Ruleset, wanted: str) -> RollTable:
+    found = find_table(ruleset, wanted[:100])
+    if found not in ruleset.tables:
+        raise CommandError(
+            f"{ruleset.decks[found].name} is a deck: the deny-list is for lists, whose results"
+            " are rolled again."
+        )
+    return ruleset.tables[found]
+
+
+def _entry(table: RollTable, wanted: str) -> Entry:
+    """An entry of `table` by the number rolled (``12``, ``#12``), its id or its name."""
+    text = " ".join(wanted.split())[:100]
+    number = text.lstrip("#")
+    if number.isascii() and number.isdigit() and len(number) <= 9:
+        band = next((b for b in table.bands if b.low <= int(number) <= b.high), None)
+        if band is not None:
+            return band.entry
+    key = text.casefold()
+    for entry in table.entries:
+        if key in (entry.id.casefold(), entry.name.casefold()):
+            return entry
+    names = [e.name for e in table.entries[:500]]  # bounded: the hint is a courtesy
+    close = difflib.get_close_matches(text, names, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise CommandError(f"{table.name} has no entry {text!r}.{hint}")

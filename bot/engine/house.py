@@ -1,0 +1,109 @@
+"""House rules: a server's own bends of the game, which the engine enforces like the rules.
+
+A game keeps the house rules it started with, as it keeps its tables: they are in its start
+action and its ``game_started`` event, and the commitment covers them
+(:mod:`bot.engine.fairness`), so a log whose house rules were changed afterwards fails
+``game verify``. Rules left at their defaults are left out of the log altogether, so a game
+without house rules logs and commits exactly as before they existed.
+
+* ``chaos_from``: no chaos roll or card is made, owed or offered before this round. A round
+  is as many turns as there are seated players when it begins (``GameState.round``).
+* ``deny``: entries of lists that never come up: a denied result is rolled again at once, with
+  the roll's own dice, and the roll logs it (:mod:`bot.engine.resolve`).
+* ``repeats``: ``never`` means a list gives no entry twice until every entry of it came up;
+  then it starts over, and the roll that starts it over says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
+MAX_DENIED = 200  # entries a server may deny in all: the board and the log stay short
+MAX_ID = 100  # characters of a list's or an entry's id
+REPEATS = ("allowed", "never")
+RULES = ("chaos_from", "deny", "repeats")  # the house rules a log may hold
+
+
+class HouseRuleError(ValueError):
+    """A house rule that can't be: its message says why, to whoever set it."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """The house rules a game plays by; the defaults change nothing."""
+
+    chaos_from: int = 1
+    deny: tuple[tuple[str, str], ...] = ()  # (list id, entry id), sorted, each once
+    repeats: str = "allowed"  # or "never": no entry twice until the list came up whole
+
+    def __post_init__(self) -> None:
+        if self.repeats not in REPEATS:
+            raise HouseRuleError(f"repeats are {' or '.join(REPEATS)}")
+        if len(self.deny) > MAX_DENIED:
+            raise HouseRuleError(f"a server may deny at most {MAX_DENIED} entries")
+        if any(
+            not isinstance(part, str) or not 0 < len(part) <= MAX_ID
+            for pair in self.deny
+            for part in pair
+        ):
+            raise HouseRuleError("a denied entry is named by its list's id and its own")
+        object.__setattr__(self, "deny", tuple(sorted(set(self.deny))))
+        if (
+            isinstance(self.chaos_from, bool)
+            or not isinstance(self.chaos_from, int)
+            or not 1 <= self.chaos_from <= MAX_ROUND
+        ):
+            raise HouseRuleError(f"chaos starts in a round from 1 to {MAX_ROUND}")
+
+    @property
+    def default(self) -> bool:
+        return self == HouseRules()
+
+    def summary(self) -> list[str]:
+        """The rules that differ from the defaults, in a few words each."""
+        parts = [f"chaos starts in round {self.chaos_from}"] if self.chaos_from != 1 else []
+        if self.deny:
+            count = len(self.deny)
+            parts.append(f"{count} {'entry' if count == 1 else 'entries'} denied")
+        if self.repeats == "never":
+            parts.append("no repeats until a list has come up whole")
+        return parts
+
+    def denied(self) -> dict[str, frozenset[str]]:
+        """The denied entries' ids, by list."""
+        found: dict[str, set[str]] = {}
+        for table, entry in self.deny:
+            found.setdefault(table, set()).add(entry)
+        return {table: frozenset(entries) for table, entries in found.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        """The rules as logged: only those that differ from the defaults."""
+        data: dict[str, Any] = {}
+        if self.chaos_from != 1:
+            data["chaos_from"] = self.chaos_from
+        if self.deny:
+            data["deny"] = [[table, entry] for table, entry in self.deny]
+        if self.repeats != "allowed":
+            data["repeats"] = self.repeats
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> HouseRules:
+        """The rules :meth:`to_json` gave; HouseRuleError for anything else."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping) or any(key not in RULES for key in data):
+            raise HouseRuleError("the house rules are damaged")
+        deny = data.get("deny", [])
+        if not isinstance(deny, list) or not all(
+            isinstance(pair, list) and len(pair) == 2 for pair in deny
+        ):
+            raise HouseRuleError("the house rules' deny-list is damaged")
+        return cls(
+            chaos_from=data.get("chaos_from", 1),
+            deny=tuple((t, e) for t, e in deny),
+            repeats=data.get("repeats", "allowed"),
+        )
