@@ -25,6 +25,7 @@ from tests.store.helpers import SCOPE, aio, begun, open_service
 # The service's public coroutines that change something; each takes the lock it needs.
 WRITERS = {
     "act",
+    "change_house",
     "claim",
     "close",
     "expire_idle",
