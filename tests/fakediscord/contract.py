@@ -51,13 +51,15 @@ class Operation:
 
 def _spec() -> dict[str, Any]:
     spec: dict[str, Any] = json.loads(SPEC.read_text(encoding="utf-8"))
-    # Known difference: the description types an attachment's id in a message body as a
-    # snowflake string, but Discord's docs and discord.py send the index of the file as a
-    # number (``{"id": 0, "filename": ...}``), which Discord accepts. Take both.
-    attachment = spec["components"]["schemas"]["MessageAttachmentRequest"]["properties"]
-    attachment["id"] = {
+    # Known difference: the description types every snowflake as a string of digits, but
+    # Discord reads a snowflake given as a JSON number too, and discord.py sends numbers in
+    # places: the users and roles of ``allowed_mentions``, and an attachment's id in a message
+    # body (the index of the file, ``{"id": 0, "filename": ...}``, as Discord's docs show it).
+    # Take both, wherever a snowflake goes.
+    schemas = spec["components"]["schemas"]
+    schemas["SnowflakeType"] = {
         "anyOf": [
-            copy.deepcopy(attachment["id"]),
+            copy.deepcopy(schemas["SnowflakeType"]),
             {"type": "integer", "minimum": 0, "format": "int64"},
         ]
     }
