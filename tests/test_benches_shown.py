@@ -29,7 +29,15 @@ SMALL = {
     "page_flood": (["--streams", "20", "--reloads", "2"], "/game link revoke answered in"),
     "hostile_text": (["--repeat", "1"], "as Ann: chaos roll"),
     "restart": (["--runs", "1", "--down", "1"], "acknowledged actions lost:                  0"),
+    # Issue 27's goal lines, in the form tools read: `goal NAME: VALUE (<= BOUND) PASS|FAIL`.
+    "discord_bench": (
+        ["--runs", "1", "--rounds", "20", "--burst", "40", "--channels", "4"],
+        "goal cpu: ",
+    ),
 }
+
+
+GOAL_LINE = r"^goal (own-work|burst|cpu): \d+\.\d\d \(<= [\d.]+\) (PASS|FAIL)$"
 
 
 def shown() -> set[str]:
@@ -62,3 +70,6 @@ def test_issue_22s_benches_run_end_to_end(name: str) -> None:
     assert result.returncode == 0, f"bench/{name}.py {' '.join(args)}:\n{result.stderr[-3000:]}"
     assert says in result.stdout, result.stdout[-3000:]
     assert "Traceback" not in result.stderr
+    if name == "discord_bench":
+        goals = re.findall(GOAL_LINE, result.stdout, re.M)
+        assert [g[0] for g in goals] == ["own-work", "burst", "cpu"], result.stdout[-3000:]
