@@ -256,11 +256,7 @@ def _look_up(db: sqlite3.Connection, checks: list[Check | None]) -> list[Found]:
     """What each of `checks` finds, in one read transaction (a save without one: not found)."""
     if db.in_transaction:  # whatever a failed COMMIT left open
         db.execute("ROLLBACK")
-    db.execute("BEGIN")
-    try:
-        return [None if check is None else check(db) for check in checks]
-    finally:
-        db.execute("ROLLBACK")
+    return _reading(db, lambda read: [None if check is None else check(read) for check in checks])
 
 
 def _in_batch(

@@ -600,10 +600,8 @@ def _ends(rest: str) -> bool:
 def _list_named(rest: str, lists: Mapping[str, str], own: str) -> tuple[str | None, str]:
     """The list whose name or id `rest` starts with ("List B", "[Wacky]", "the Vortex"), and
     what follows it; (None, `rest`) when no list has that name."""
-    words = rest.lower().lstrip("[").removeprefix("the ").removeprefix("list ").strip()
-    skipped = len(rest) - len(
-        rest.lower().lstrip("[").removeprefix("the ").removeprefix("list ").lstrip()
-    )
+    tail = rest.lower().lstrip("[").removeprefix("the ").removeprefix("list ").lstrip()
+    words, skipped = tail.rstrip(), len(rest) - len(tail)
     for named in OWN_NAMES:
         if words.startswith(named):
             return own, rest[skipped + len(named) :]

@@ -185,6 +185,19 @@ def extension_commands(t: Table, extension: str) -> list[JSON]:
     return [c for c in t.fake.synced_commands() if c["name"] in names]
 
 
+async def answer(fake: FakeDiscord, path: str, options: JSON, user: JSON, channel: str) -> JSON:
+    """The answer a slash command ends with: the first, or the follow-up of a deferred one."""
+    payload, body = await fake.slash(
+        path, options, user=user, channel=channel, timeout=ANSWER_TIMEOUT
+    )
+    if body["type"] == 5:  # deferred: the sentence is a follow-up
+        call = await fake.wait_for_call(
+            f"POST /webhooks/*/{payload['token']}", timeout=ANSWER_TIMEOUT
+        )
+        body = {"data": call.json}
+    return body
+
+
 class Sweep:
     """Sends the hostile interactions and keeps what each got."""
 
@@ -199,18 +212,7 @@ class Sweep:
         fake = self.t.fake
         self.sent += 1
         what = f"/{target.path} {target.name}: {label} ({len(text)} characters)"
-        payload, body = await fake.slash(
-            target.path,
-            filled(self.t, target, text),
-            user=user,
-            channel=channel,
-            timeout=ANSWER_TIMEOUT,
-        )
-        if body["type"] == 5:  # deferred: the sentence is a follow-up
-            call = await fake.wait_for_call(
-                f"POST /webhooks/*/{payload['token']}", timeout=ANSWER_TIMEOUT
-            )
-            body = {"data": call.json}
+        body = await answer(fake, target.path, filled(self.t, target, text), user, channel)
         said = text_of(body)
         if body.get("type") not in (None, 4, 7, 9) or not said.strip():
             self.problems.append(f"{what}: no sentence: {body}")
@@ -380,18 +382,7 @@ def test_every_flag_either_way_is_answered_with_a_sentence(
                 swept, (True, False), (fake.owner, stranger), (fake.channel_id, empty)
             ):
                 what = f"/{target.path} {target.name}:{value} by {user['username']}"
-                payload, body = await fake.slash(
-                    target.path,
-                    filled(t, target, value),
-                    user=user,
-                    channel=channel,
-                    timeout=ANSWER_TIMEOUT,
-                )
-                if body["type"] == 5:  # deferred: the sentence is a follow-up
-                    call = await fake.wait_for_call(
-                        f"POST /webhooks/*/{payload['token']}", timeout=ANSWER_TIMEOUT
-                    )
-                    body = {"data": call.json}
+                body = await answer(fake, target.path, filled(t, target, value), user, channel)
                 said = text_of(body)
                 if not said.strip() or any(word in said for word in INTERNAL):
                     problems.append(f"{what}: {said[:300]!r}")
