@@ -12,6 +12,8 @@ without house rules logs and commits exactly as before they existed.
   the roll's own dice, and the roll logs it (:mod:`bot.engine.resolve`).
 * ``repeats``: ``never`` means a list gives no entry twice until every entry of it came up;
   then it starts over, and the roll that starts it over says so.
+* ``veto``: a result may be vetoed by a majority vote of the table, and is then taken back like
+  a counter and rolled again (:mod:`bot.engine.veto`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's 
 MAX_DENIED = 200  # entries a server may deny in all: the board and the log stay short
 MAX_ID = 100  # characters of a list's or an entry's id
 REPEATS = ("allowed", "never")
-RULES = ("chaos_from", "deny", "repeats")  # the house rules a log may hold
+RULES = ("chaos_from", "deny", "repeats", "veto")  # the house rules a log may hold
+# The rolls a vote may veto, by why they were made: not a spite (a loss's last chance), a
+# RollFork's copy or a counter (a player's token), nor a card (dealt, not rolled).
+VETOABLE = ("turn", "extra", "list", "offered", "global")
 
 
 class HouseRuleError(ValueError):
@@ -38,10 +43,13 @@ class HouseRules:
     chaos_from: int = 1
     deny: tuple[tuple[str, str], ...] = ()  # (list id, entry id), sorted, each once
     repeats: str = "allowed"  # or "never": no entry twice until the list came up whole
+    veto: bool = False  # the table may veto a result by a majority vote
 
     def __post_init__(self) -> None:
         if self.repeats not in REPEATS:
             raise HouseRuleError(f"repeats are {' or '.join(REPEATS)}")
+        if not isinstance(self.veto, bool):
+            raise HouseRuleError("the veto is on or off")
         if len(self.deny) > MAX_DENIED:
             raise HouseRuleError(f"a server may deny at most {MAX_DENIED} entries")
         if any(
@@ -70,6 +78,8 @@ class HouseRules:
             parts.append(f"{count} {'entry' if count == 1 else 'entries'} denied")
         if self.repeats == "never":
             parts.append("no repeats until a list has come up whole")
+        if self.veto:
+            parts.append("results may be vetoed")
         return parts
 
     def denied(self) -> dict[str, frozenset[str]]:
@@ -88,6 +98,8 @@ class HouseRules:
             data["deny"] = [[table, entry] for table, entry in self.deny]
         if self.repeats != "allowed":
             data["repeats"] = self.repeats
+        if self.veto:
+            data["veto"] = True
         return data
 
     @classmethod
@@ -106,4 +118,5 @@ class HouseRules:
             chaos_from=data.get("chaos_from", 1),
             deny=tuple((t, e) for t, e in deny),
             repeats=data.get("repeats", "allowed"),
+            veto=data.get("veto", False),
         )
