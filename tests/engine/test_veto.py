@@ -336,7 +336,7 @@ def test_any_game_with_vetoes_replays_to_the_same_log(seed: int, moves: list[int
     for move in moves:
         actor = rng.choice(players)
         pending = g.state.pending
-        tried: list[Action] = {
+        menu: dict[int, list[Action]] = {
             0: [RollChaos(actor=g.state.active or "ann")],
             1: [
                 RollChaos(actor="ann", referee=True, table=rng.choice(["bundle", "mixed", "keep"]))
@@ -349,8 +349,8 @@ def test_any_game_with_vetoes_replays_to_the_same_log(seed: int, moves: list[int
             7: [Counter(actor=actor)],
             8: [Choose(actor=pending.player, option=pending.options[0][0])] if pending else [],
             9: [Life(actor="ann", player=actor, mode="lose", amount=3)],
-        }[move]
-        for action in tried:
+        }
+        for action in menu[move]:
             with contextlib.suppress(ChaosError):
                 g.act(action)
     for vetoed in of_type(g.events, "vetoed"):
