@@ -20,7 +20,15 @@ from bot.commands import (
     rules_answer,
 )
 from bot.commands.grammar import check_text
-from bot.commands.house import allow, chaos_from, deny, house_saved, house_show, repeats
+from bot.commands.house import (
+    allow,
+    chaos_from,
+    deny,
+    house_saved,
+    house_show,
+    repeats,
+    veto,
+)
 from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
 from bot.console import tables
@@ -75,6 +83,8 @@ async def answer(console: Console, command: Command) -> None:
             out.reply(command.name, house_show(settings.house, await _ruleset(console)))
         case "house chaos_from":
             await _change_house(console, lambda h: chaos_from(h, args["round"]), args)
+        case "house veto":
+            await _change_house(console, lambda h: veto(h, args["veto"]), args)
         case "house repeats":
             await _change_house(console, lambda h: repeats(h, args["repeats"]), args)
         case "house deny" | "house allow":
