@@ -6,13 +6,13 @@ it, until the next action (a vote is no such action; neither is picking the roll
 counted among them, vetoes it: more than half of those still in the game and not away. The
 roller never votes, so with two players at the table a veto would need both: a table of two
 can't veto. A player who is away doesn't count, since they can't vote (coming back is an
-action, which closes the vote).
+action, which closes the vote). An undo leaves the vote as it stood before the undone action.
 
-A vetoed roll is taken back the way a CounterRoll takes one back (:func:`bot.engine.counters.
-take_back_roll`: its effects, the rolls it led to, life, tokens, offers, list changes) and rolled
-again on the same list, for the same player and the same purpose, with dice of its own from the
-committed seed (purpose ``veto``: :mod:`bot.engine.streams`), so a replay and ``game verify``
-throw them again. A turn has one veto at most: the roll made again can't be vetoed, so a table
+A vetoed roll is taken back the way a CounterRoll takes one back
+(:func:`~bot.engine.counters.take_back_roll`: its effects, the rolls it led to, life, tokens,
+offers, list changes) and rolled again on the same list, for the same player and the same
+purpose, with dice of its own from the committed seed (purpose ``veto``:
+:mod:`bot.engine.streams`), so a replay and ``game verify`` throw them again. A turn has one veto at most: the roll made again can't be vetoed, so a table
 can't veto forever. A veto needs no token; the ``vetoed`` event names the voters.
 
 Which rolls (:data:`~bot.engine.house.VETOABLE`): the turn's, an extra roll, a roll on a named
