@@ -12,8 +12,9 @@ A vetoed roll is taken back the way a CounterRoll takes one back
 (:func:`~bot.engine.counters.take_back_roll`: its effects, the rolls it led to, life, tokens,
 offers, list changes) and rolled again on the same list, for the same player and the same
 purpose, with dice of its own from the committed seed (purpose ``veto``:
-:mod:`bot.engine.streams`), so a replay and ``game verify`` throw them again. A turn has one veto at most: the roll made again can't be vetoed, so a table
-can't veto forever. A veto needs no token; the ``vetoed`` event names the voters.
+:mod:`bot.engine.streams`), so a replay and ``game verify`` throw them again. A turn has one
+veto at most: the roll made again can't be vetoed, so a table can't veto forever. A veto needs
+no token; the ``vetoed`` event names the voters.
 
 Which rolls (:data:`~bot.engine.house.VETOABLE`): the turn's, an extra roll, a roll on a named
 list or one a result offered, and a Global or world rolled in play. Not a spite roll, a
