@@ -21,8 +21,17 @@ import pytest
 
 from bench.cluster import shard_ranges
 from bench.cpu import Snapshot, Usage
-from bench.scale import MAX_PROCESSES, MAX_SHARDS, connections_note, parse, shard_count
-from bench.scale_report import bound_by
+from bench.scale import (
+    MAX_PROCESSES,
+    MAX_SHARDS,
+    Burst,
+    Setup,
+    StoreRun,
+    connections_note,
+    parse,
+    shard_count,
+)
+from bench.scale_report import bound_by, print_report
 from tests import postgres
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,6 +158,73 @@ SCALE_OUT = re.compile(
     r" per process +(\d+) rolls/s, (\d+\.\d\d)× 1 process alone$",
     re.M,
 )
+
+
+def made_up(processes: int, rates: list[float]) -> Setup:
+    """A PostgreSQL setup (SQLite if `processes` is 0) whose bursts applied `rates` rolls/s."""
+    setup = Setup(f"made up, {processes}", max(1, processes), postgres=processes > 0)
+    setup.latencies = [0.002, 0.003]
+    for rate in rates:
+        usage = Usage(wall=1.0, fake=0.1, bots=(0.5,) * setup.processes, postgres=0.1, machine=1.5)
+        setup.bursts.append(
+            Burst(
+                count=int(rate),
+                wall=1.0,
+                results=[0.5, 1.0],
+                refused=0,
+                busy=usage,
+                settled=usage,
+                stored=int(rate),
+                token_requests=10,
+            )
+        )
+    return setup
+
+
+def test_the_report_gives_each_count_its_rolls_per_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """On figures made up for 1, 2, 4 and 8 processes (this machine can't run 8 usefully): the
+    ratio to one process is taken round by round, and shared by the processes."""
+    args = parse(["--processes", "1,2,4,8", "--rounds", "2"])
+    store = StoreRun("x", latencies=[0.001, 0.002], rates=[900.0, 1000.0], single=[100.0, 100.0])
+    store.batches = [4, 6]
+    setups = [made_up(0, [500, 500])] + [
+        made_up(n, [400 * n * 0.9, 400 * n * 1.0]) if n > 1 else made_up(1, [400, 400])
+        for n in args.processes
+    ]
+    print_report(args, (store, store), setups, shards=args.shards, cores=16, postgres="15")
+    out = capsys.readouterr().out
+    assert "2. PostgreSQL: 1, 2, 4 and 8 bot processes on 8 shards" in out
+    lines = {
+        int(n): (int(r), float(x), int(e), float(a)) for n, r, x, e, a in SCALE_OUT.findall(out)
+    }
+    # rolls/s: the median burst (the faster of two); × 1: the median of 0.9n and 1.0n
+    assert lines == {
+        1: (400, 1.00, 400, 1.00),
+        2: (800, 1.90, 400, 0.95),
+        4: (1600, 3.80, 400, 0.95),
+        8: (3200, 7.60, 400, 0.95),
+    }
+    assert "2, 4 and 8 processes on PostgreSQL applied 1.90×, 3.80× and 7.60× the rolls/s" in out
+    assert "From 1 to 8 processes" in out
+
+
+def test_the_report_reads_with_one_process_only(capsys: pytest.CaptureFixture[str]) -> None:
+    args = parse(["--processes", "1", "--rounds", "1"])
+    store = StoreRun("x", latencies=[0.001], rates=[900.0], single=[100.0], batches=[3])
+    print_report(
+        args,
+        (store, store),
+        [made_up(0, [500]), made_up(1, [400])],
+        shards=1,
+        cores=2,
+        postgres="15",
+    )
+    out = capsys.readouterr().out
+    assert SCALE_OUT.findall(out) == [("1", "400", "1.00", "400", "1.00")]
+    assert "Processes:" not in out
+    assert "From 1 to" not in out
 
 
 def test_a_small_run_reports_each_process_count() -> None:
