@@ -362,7 +362,9 @@ def print_report(
     print_one_process(setups, args)
     print()
     each = listed([str(s.processes) for s in setups[1:]])
-    print(f"2. PostgreSQL: {each} bot processes on {shards} shards (bursts of {args.burst})")
+    bots = "bot processes" if len(setups) > 2 else "bot process"
+    on = f"{shards} shard" if shards == 1 else f"{shards} shards"
+    print(f"2. PostgreSQL: {each} {bots} on {on} (bursts of {args.burst})")
     print_processes(setups, args, cores)
     print()
     print_scale_out(setups)

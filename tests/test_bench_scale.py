@@ -222,6 +222,7 @@ def test_the_report_reads_with_one_process_only(capsys: pytest.CaptureFixture[st
         postgres="15",
     )
     out = capsys.readouterr().out
+    assert "2. PostgreSQL: 1 bot process on 1 shard (bursts of 600)" in out
     assert SCALE_OUT.findall(out) == [("1", "400", "1.00", "400", "1.00")]
     assert "Processes:" not in out
     assert "From 1 to" not in out
