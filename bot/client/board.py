@@ -29,15 +29,14 @@ from bot.render import (
     chaos_lines,
     effect_lines,
     effect_section,
-    fairness_lines,
     middle_ref,
     middle_section,
     offer_lines,
     pending_line,
-    render_status,
     seat_lines,
     turn_summary,
 )
+from bot.render.status import fairness_note, house_lines, lobby_lines
 
 # The board is read at a glance; a description this long is already more than that. It also
 # keeps the whole embed under the 6000-character message limit with three full fields.
@@ -55,13 +54,12 @@ def board_embed(game: Game) -> discord.Embed:
     if state.phase is Phase.LOBBY:
         embed = discord.Embed(
             title=title,
-            description=plain(render_status(state, ruleset)),
+            description=plain("\n".join(lobby_lines(state, ruleset) + house_lines(state))),
             colour=BOARD_COLOUR,
         )
-        embed.set_footer(text=f"{title} · lobby")
+        embed.set_footer(text=" · ".join(filter(None, [title, "lobby", fairness_note(state)])))
         return embed
-    summary = plain(turn_summary(state, ruleset, names))
-    about = [f"**{summary[:1].upper()}{summary[1:]}**"]
+    about = [f"**{plain(turn_summary(state, ruleset, names))}**"]
     if state.phase is Phase.PLAYING:
         about += map(plain, chaos_lines(state, ruleset, names))
         pending = _pending(state, names)
@@ -81,10 +79,13 @@ def board_embed(game: Game) -> discord.Embed:
         middle = middle_section(state, ruleset, names)
         if middle:
             embed.add_field(name=_heading(middle[0]), value=_middle(middle, state), inline=False)
-    fairness = fairness_lines(state)
-    if fairness:
-        embed.add_field(name="Fairness", value=plain("\n".join(fairness)), inline=False)
-    embed.set_footer(text=f"{title} · turn {state.turn}")
+    house = house_lines(state)
+    if house:
+        embed.add_field(name="House rules", value=plain(_inline(house[0]) or ""), inline=False)
+    # The commitment is for whoever checks the game afterwards, not for reading every turn:
+    # the footer has its first digits (all `/game verify` needs); the start message has it all.
+    fairness = fairness_note(state)
+    embed.set_footer(text=" · ".join(filter(None, [title, f"turn {state.turn}", fairness])))
     return embed
 
 

@@ -25,7 +25,6 @@ from bot.engine.state import ActiveEffect, GameState, Phase, Player
 from bot.render import (
     Names,
     chaos_lines,
-    fairness_lines,
     middle_section,
     offer_lines,
     pending_line,
@@ -38,7 +37,7 @@ from bot.render.choices import option_texts
 from bot.render.ids import effect_ref
 from bot.render.lines import TOKENS, WIDTH
 from bot.render.recap import counts, headline, moments, recap, standings, verify_line
-from bot.render.status import seat_marks
+from bot.render.status import fairness_note, house_lines, seat_marks
 
 Layout = Literal["full", "overlay"]
 LAYOUTS: tuple[Layout, ...] = ("full", "overlay")
@@ -90,7 +89,10 @@ def build_view(game: Game, *, game_id: int, version: int, layout: Layout = "full
         "waiting": _waiting(state, names),
         "choice": _choice(state, names),
         "offers": offer_lines(state, names),
-        "fairness": fairness_lines(state),
+        # The footer: a short line (the commitment's first digits), the whole commitment
+        # one tap away for whoever checks the game.
+        "fairness": [*house_lines(state), fairness_note(state)] if state.commitment else [],
+        "commitment": state.commitment,
         "recap": _recap(game, names) if ended else None,
     }
     if layout == "full":

@@ -219,7 +219,12 @@
     drawLog(view);
     drawRecap(view);
     fit();
-    fill("fairness", view.fairness.map((line) => el("p", {}, line)));
+    // The footer's short line, and the whole commitment one tap away (kept open if it was).
+    const opened = Boolean($("fairness").querySelector("details[open]"));
+    fill("fairness", view.fairness.map((line) => el("p", {}, line)).concat(view.commitment
+      ? [el("details", {class: "commitment", open: opened},
+          el("summary", {}, "The whole seed commitment"), el("code", {}, view.commitment))]
+      : []));
     document.title = (view.active ? view.active + " · " : "") + "Chaos Referee · live game";
     $("page").setAttribute("aria-busy", "false");
     // Tests and tools read which version is on screen.
