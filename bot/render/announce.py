@@ -198,3 +198,5 @@ _SAY: dict[str, Say] = {
     "player away": lambda a, e, names, who: f"{_target(a, names, who)} steps away",
     "player back": lambda a, e, names, who: f"{_target(a, names, who)} is back",
 }
+
+ANNOUNCED = frozenset(_SAY)  # the actions that have words of their own
