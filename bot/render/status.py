@@ -134,7 +134,8 @@ def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
     buttons for them, and the console adds the one to type (see :func:`next_command`)."""
     if state.phase is Phase.ENDED:
         winner = f" — {names.player(state.winner)} won" if state.winner else ""
-        return f"Game over after {state.turn} turns{winner}"
+        turns = f"{state.turn} turn{'s' * (state.turn != 1)}"
+        return f"Game over after {turns}{winner}"
     extra = " extra" if state.extra_turn else ""
     if state.active is None:
         whose = f"{names.player(state.current)}'s{extra} turn, but they've left the table"

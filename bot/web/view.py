@@ -34,6 +34,7 @@ from bot.render import (
 )
 from bot.render.cards import card_image_url, card_named, rolled_card
 from bot.render.choices import option_texts
+from bot.render.events import inline_lines
 from bot.render.ids import effect_ref
 from bot.render.lines import TOKENS, WIDTH
 from bot.render.recap import counts, headline, moments, recap, standings, verify_line
@@ -203,10 +204,7 @@ def _roll(roll: Roll, names: Names) -> JSON:
         "number": None if deck else names.band(roll),
         "entry": roll["entry"]["name"],
         "text": roll["text"],
-        "inline": [
-            f"{d['expr']} [{', '.join(map(str, d['faces']))}] = {d['total']}"
-            for d in roll["inline"]
-        ],
+        "inline": inline_lines(roll, names),  # each named by what it was for
         "ignored": roll["ignored"],
         "reason": roll["reason"],
         # A result that names a real card shows its picture (Scryfall's, fetched by the

@@ -471,7 +471,7 @@ def test_the_ended_board_says_so_and_nobody_has_the_turn() -> None:
     game = started(bundled("deck"))
     game.act(End(actor="ann"))
     embed = as_dict(board_embed(game))
-    assert embed["description"] == "**Game over after 1 turns**"
+    assert embed["description"] == "**Game over after 1 turn**"
     assert embed["color"] == NEUTRAL_COLOUR.value
     assert not any("▶" in row for row in seat_rows(embed))
     assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)"]

@@ -365,7 +365,7 @@ def test_status_board_marks_players_who_are_out_and_the_end() -> None:
     game.act(Begin(actor="ann"))
     game.act(Life(actor="ann", player="bob", mode="set", amount=0))
     board = render_status(game.state, game.ruleset)
-    assert board.startswith("Chaos Lists A–F: Game over after 1 turns — Ann won.")
+    assert board.startswith("Chaos Lists A–F: Game over after 1 turn — Ann won.")
     assert re.search(r"Bob +0 life {2}\[out\]", board)
 
 

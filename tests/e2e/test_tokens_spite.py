@@ -171,7 +171,9 @@ async def test_lists_spite_rolls_on_the_spite_list(fake_discord, tmp_path):
         game = (await t.current()).game
         assert rolls(game, player=guest["id"])[0]["table"] == "spite"
         assert game.state.players[guest["id"]].status is Status.OUT
-        assert embed(body)["title"].startswith("Spite #")
+        spite = rolls(game, player=guest["id"])[0]
+        assert embed(body)["author"]["name"] == "guest2 gets a spite"
+        assert embed(body)["title"].startswith(spite["entry"]["name"])
 
 
 @aio

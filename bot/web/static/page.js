@@ -63,7 +63,7 @@
     const img = picture(roll);
     if (img) parts.push(img);
     if (roll.text && !roll.ignored) parts.push(el("p", {class: "text"}, roll.text));
-    for (const dice of roll.inline || []) parts.push(el("p", {class: "dice"}, "dice: " + dice));
+    for (const dice of roll.inline || []) parts.push(el("p", {class: "dice"}, dice));
     if (roll.children && roll.children.length) {
       parts.push(el("ul", {class: "tree"}, ...roll.children.map((c) => el("li", {}, rollNode(c, false)))));
     }
