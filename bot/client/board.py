@@ -45,9 +45,10 @@ _NAME_CAP = 100  # a ruleset's name, in the title and again in the footer
 _EFFECT_TEXT = "      "  # effect_lines puts an effect's text under it with this indent
 
 
-def board_embed(game: Game) -> discord.Embed:
+def board_embed(game: Game, game_id: int | None = None) -> discord.Embed:
     """The board of `game`: whose turn and where its chaos stands, the seats, what's in play,
-    the middle and any pending choice. The footer names the ruleset and the turn."""
+    the middle and any pending choice. The footer names the ruleset, the turn, the game's
+    number (`game_id`, when given) and its seed commitment, shortened."""
     state, ruleset = game.state, game.ruleset
     names = Names.of(game)
     title = clip(ruleset.name, _NAME_CAP)
@@ -57,9 +58,10 @@ def board_embed(game: Game) -> discord.Embed:
             description=plain("\n".join(lobby_lines(state, ruleset) + house_lines(state))),
             colour=BOARD_COLOUR,
         )
-        embed.set_footer(text=" · ".join(filter(None, [title, "lobby", fairness_note(state)])))
+        embed.set_footer(text=_footer(title, "lobby", game_id, state))
         return embed
     about = [f"**{plain(turn_summary(state, ruleset, names))}**"]
+    about += map(plain, house_lines(state))  # the rules in force, under the headline
     if state.phase is Phase.PLAYING:
         about += map(plain, chaos_lines(state, ruleset, names))
         pending = _pending(state, names)
@@ -79,14 +81,17 @@ def board_embed(game: Game) -> discord.Embed:
         middle = middle_section(state, ruleset, names)
         if middle:
             embed.add_field(name=_heading(middle[0]), value=_middle(middle, state), inline=False)
-    house = house_lines(state)
-    if house:
-        embed.add_field(name="House rules", value=plain(_inline(house[0]) or ""), inline=False)
-    # The commitment is for whoever checks the game afterwards, not for reading every turn:
-    # the footer has its first digits (all `/game verify` needs); the start message has it all.
-    fairness = fairness_note(state)
-    embed.set_footer(text=" · ".join(filter(None, [title, f"turn {state.turn}", fairness])))
+    embed.set_footer(text=_footer(title, f"turn {state.turn}", game_id, state))
     return embed
+
+
+def _footer(title: str, when: str, game_id: int | None, state: GameState) -> str:
+    """The ruleset, the turn, the fairness note, and last the game's number (which tells a
+    board from other messages). The commitment is for whoever checks the game afterwards, not
+    for reading every turn: the footer has its first digits (all `/game verify` needs), and the
+    start message has the whole of it."""
+    number = None if game_id is None else f"game {game_id}"
+    return " · ".join(filter(None, [title, when, fairness_note(state), number]))
 
 
 def _pending(state: GameState, names: Names) -> str | None:

@@ -471,7 +471,7 @@ def test_the_ended_board_says_so_and_nobody_has_the_turn() -> None:
     game = started(bundled("deck"))
     game.act(End(actor="ann"))
     embed = as_dict(board_embed(game))
-    assert embed["description"] == "**Game over after 1 turn**"
+    assert embed["description"] == "**Game over after 1 turn**"  # no house rules: no line
     assert embed["color"] == NEUTRAL_COLOUR.value
     assert not any("▶" in row for row in seat_rows(embed))
     assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)"]
@@ -511,14 +511,14 @@ def test_a_drawn_seed_is_not_called_named() -> None:
     assert footer == f"Classic Chaos · turn 1 · Seed commitment {commitment[:16]}…"
 
 
-def test_house_rules_are_a_field_of_their_own() -> None:
+def test_house_rules_are_under_the_headline() -> None:
     house = HouseRules(chaos_from=2)
     game = Game.start(bundled("classic"), seed=3, host="ann", name="Ann", house=house)
     game.act(Join(actor="bob", player_name="Bob"))
     assert "House rules: " in as_dict(board_embed(game))["description"]
     game.act(Begin(actor="ann"))
-    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert fields["House rules"].startswith("Chaos starts in round 2")
+    description = as_dict(board_embed(game))["description"]
+    assert description.splitlines()[1] == "House rules: chaos starts in round 2."
 
 
 def test_a_board_is_built_for_every_state_of_real_games() -> None:

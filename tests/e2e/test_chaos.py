@@ -186,9 +186,9 @@ async def test_global_in_lists_replaces_the_global(fake_discord, tmp_path):
 
         game = (await t.current()).game
         roll = [r for r in rolls(game, table="global") if r["parent"] is None][-1]
-        title = embed(body)["title"]
-        assert title.startswith("Global #")
-        assert title.endswith(roll["entry"]["name"])
+        assert embed(body)["author"]["name"] == "owner rolls a new Global"
+        assert embed(body)["title"].startswith(roll["entry"]["name"])
+        assert embed(body)["description"].startswith("Global d12×d10 [")
         now = [e for e in game.state.effects.values() if e.kind == "global"]
         assert len(now) == 1
         assert [e.id for e in before] != [e.id for e in now]
