@@ -127,7 +127,7 @@ def result_embeds(
         steps=True,
         titled=None if titled is None else titled["id"],
     )
-    lines = [_indent(plain(line)) for line in rendered]
+    lines = [_indent(plain(line)) for line in _unsaid(rendered, None if title else said)]
     cards = list(dict.fromkeys(_cards(events, ruleset)))
     head = _Head(
         title=plain(title or (roll_title(events, titled) if titled else said) or "Chaos Referee"),
@@ -297,6 +297,15 @@ def field_value(lines: Sequence[str], limit: int = FIELD_LIMIT) -> str:
             return "\n".join([*kept, f"… {len(lines) - n} more"])
         kept.append(line)
     return "\n".join(kept) or "—"
+
+
+def _unsaid(lines: list[str], said: str | None) -> list[str]:
+    """The lines without the one that says what the title (or the line above it) says already
+    ("Ann chooses Wax." under "Ann chooses Wax"), unless nothing else would be left."""
+    if said is None:
+        return lines
+    kept = [line for line in lines if line.strip("─ .") != said]
+    return kept or lines
 
 
 def _cards(events: Iterable[Event], ruleset: Ruleset) -> Iterable[str]:

@@ -551,3 +551,24 @@ def test_two_masked_links_in_one_name_are_both_broken() -> None:
         "\\# big\n\\> quote\n\\- item\n2\\. item\n\\-# small"
     )
     assert plain("d20×d10 [11, 7] = 117") == "d20×d10 [11, 7] = 117"
+
+
+def test_the_body_doesnt_say_again_what_the_title_says() -> None:
+    game = started(bundled("deck"))
+    for _ in range(40):  # turns until a split card asks for a half
+        chaos(game)
+        if (pending := game.state.pending) is not None and pending.kind == "half":
+            break
+        game.act(NextTurn(actor=game.state.active or "ann", referee=True, override=True))
+    else:
+        raise AssertionError("no split card in 40 turns")
+    half = pending.options[0][1]
+    embed = as_dict(
+        result_embeds(game.act(Choose(actor=pending.player, option=pending.options[0][0])), game)[0]
+    )
+    assert embed["author"]["name"] == f"{game.state.players[pending.player].name} chooses {half}"
+    said = f"{game.state.players[pending.player].name} chooses {half}."
+    assert said not in embed["description"].splitlines()
+    # A log keeps every line: its title is not what any line says.
+    log = as_dict(result_embeds(game.events[-6:], game, title="The log", actions=True)[0])
+    assert f"chooses {half}." in log["description"]
