@@ -98,7 +98,7 @@ def _roll(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
     if action.get("extra"):
         return f"An extra chaos {'card' if _deck(names) else 'roll'} for {roller}"
     if action.get("table"):
-        return f"{roller} takes the roll on {names.table(str(action['table']))}"
+        return f"{roller} rolls on {names.table(str(action['table']))}"  # offered, or named
     if _deck(names):
         return f"{roller} draws a chaos card"
     return f"{roller} rolls chaos"

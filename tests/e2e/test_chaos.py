@@ -85,7 +85,7 @@ async def test_roll_on_a_named_list_leaves_the_turns_roll_to_make(fake_discord, 
         game = (await t.current()).game
         roll = rolls(game)[-1]
         assert roll["table"] == "wacky"
-        assert embed(body)["author"]["name"] == "owner takes the roll on WackyLand"
+        assert embed(body)["author"]["name"] == "owner rolls on WackyLand"
         assert embed(body)["title"].startswith(roll["entry"]["name"])
         assert f"WackyLand 2d10 [{roll['dice'][0]}, {roll['dice'][1]}]" in text_of(body)
         assert not game.state.rolled  # a named roll isn't the turn's chaos roll
