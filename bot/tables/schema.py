@@ -252,7 +252,6 @@ class Checker:
                 found.append((ident, (*path, i)))
         return found
 
-
     def tags(self, value: object, path: KeyPath) -> tuple[str, ...]:
         """``[slow, choice]``: tags of the vocabulary (:mod:`bot.engine.tags`), each once."""
         items = self.items(value, path, f"tags like [slow, choice] ({tag_words()})")
