@@ -16,8 +16,8 @@ from bot.engine.tags import TAGS, tag_words
 
 ROUNDS = (1, MAX_ROUND)  # what `chaos_from` takes
 SHOWN_DENIED = 40  # denied entries listed by `house show`; the rest are counted
-# The tags `/house exclude` offers: each with what it means, cut to a choice's 100 characters.
-TAG_CHOICES = [(tag, f"{tag}: {meaning}"[:100]) for tag, meaning in TAGS.items()]
+# The tags `/house exclude` offers, each with the first words of what it means.
+TAG_CHOICES = [(tag, f"{tag}: {meaning.split(':')[0]}"[:100]) for tag, meaning in TAGS.items()]
 
 
 def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:

@@ -10,15 +10,16 @@ group may want to play without everything that carries it.
 from __future__ import annotations
 
 TAGS: dict[str, str] = {
-    "slow": "adds waiting or bookkeeping: counters, notes or reminders to keep, a vote,"
-    " something that lasts and must be remembered",
-    "choice": "asks for a long decision: picking among many things, naming cards, dealing out"
-    " or trading, a vote",
-    "swingy": "can end a game or turn it over: a player loses or wins, the board or the lands"
-    " are wiped, life totals are swapped or set",
-    "mana": "about mana and lands: adds, taxes or takes away mana, plays or destroys lands",
-    "creature": "about creatures: makes creature tokens, or pumps, shrinks, moves or kills"
-    " creatures",
+    "slow": "adds waiting or bookkeeping: counters, notes or reminders to keep, a search or a"
+    " shuffle, a skipped turn, something that lasts and must be remembered",
+    "choice": "asks for a long decision: picking among many things, naming a card, splitting"
+    " piles, handing out life totals, a vote",
+    "swingy": "can end a game or turn it over: a player loses, the board or the lands are wiped,"
+    " life totals are swapped or set",
+    "mana": "is about mana and lands: adds, taxes or takes away mana, plays, fetches or destroys"
+    " lands",
+    "creature": "is about creatures: makes creature tokens, or pumps, shrinks, moves, steals or"
+    " kills creatures",
 }
 MAX_TAGS = len(TAGS)  # tags one entry may carry: each at most once
 
