@@ -25,6 +25,7 @@ from bot.commands.grammar import (
 from bot.commands.house import ROUNDS
 from bot.engine.actions import LOSS_REASONS
 from bot.engine.house import REPEATS
+from bot.engine.tags import TAGS
 from bot.render.ids import EFFECT, MIDDLE
 
 MAX_TEXT = 100
@@ -440,7 +441,7 @@ def house_repeats(rest: str) -> Args:
     return {"repeats": word, "next_game": upcoming}
 
 
-@command("house exclude TAG [next game]", Kind.QUERY)
+@command(f"house exclude {'|'.join(TAGS)} [next game]", Kind.QUERY)
 def house_exclude(rest: str) -> Args:
     """Leave out every entry carrying a tag (slow, choice, swingy, mana or creature): on a list
     it is rolled again at once when it comes up, and a deck is shuffled without it. An exclude
@@ -448,7 +449,7 @@ def house_exclude(rest: str) -> Args:
     return _tag(rest, "house exclude")
 
 
-@command("house include TAG [next game]", Kind.QUERY)
+@command(f"house include {'|'.join(TAGS)} [next game]", Kind.QUERY)
 def house_include(rest: str) -> Args:
     """Play the entries carrying an excluded tag again."""
     return _tag(rest, "house include")
