@@ -21,7 +21,7 @@ HOUSES = {
     "exclude creature (lists)": ("lists", HouseRules(exclude=("creature",))),
     "exclude mana, no repeats (deck)": ("deck", HouseRules(exclude=("mana",), repeats="never")),
 }
-OTHER_HOUSES = [
+OTHER_HOUSES: list[dict[str, object] | None] = [
     None,
     {},
     {"exclude": []},
