@@ -12,7 +12,7 @@ import pytest
 from bot.engine.tags import TAGS
 from bot.tables import TableProblems, load_bundled, load_file, load_text
 from bot.tables.plain import read_plain
-from bot.tables.uploads import list_names
+from bot.tables.uploads import check_any_upload, list_names
 from tests.tables.samples import table_file
 
 LISTS = list_names(list(load_bundled().values()))
@@ -164,3 +164,15 @@ def test_a_zorgle_effects_tags_are_carried_and_checked() -> None:
     assert problems_of("chaos.json", effect("slow")) == [
         'chaos.json:1 effects[0].tags: expected tags like ["slow"]'
     ]
+
+
+def test_an_imported_lists_tags_are_checked_and_kept_like_an_uploads() -> None:
+    """The upload path: a CSV with tags becomes a stored table whose entries carry them."""
+    sheet = b"Roll,Name,Text,Tags\n1,Storm,Each player takes 2 damage.,swingy\n2,Calm,Rest.,\n"
+    checked = check_any_upload("ours.csv", sheet, load_bundled().values())
+    assert checked.converted is not None
+    table = load_text(checked.converted, "ours.yaml").table
+    assert table is not None
+    assert [e.tags for e in table.entries] == [("swingy",), ()]
+    with pytest.raises(TableProblems, match=r"^ours\.csv:3 column Tags: unknown tag 'calm'"):
+        check_any_upload("ours.csv", sheet.replace(b"Rest.,", b"Rest.,calm"), [])
