@@ -258,10 +258,11 @@ class Checker:
         found: list[str] = []
         for i, item in enumerate(items or ()):
             at: KeyPath = (*path, i)
-            word = item.strip().lower() if isinstance(item, str) else item
+            word = item.strip().lower() if isinstance(item, str) else ""
             if word not in TAGS:
                 shown = self.doc.raw.get(at, item)
-                close = difflib.get_close_matches(str(shown).lower(), list(TAGS), n=1)
+                said = shown.lower() if isinstance(shown, str) else ""
+                close = difflib.get_close_matches(said, list(TAGS), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 self.add(at, f"unknown tag {describe(shown)}{hint}; the tags are {tag_words()}")
             elif word in found:

@@ -65,6 +65,9 @@ def test_an_unknown_tag_is_named_by_file_line_and_key(tmp_path: Path) -> None:
         ("slow", "expected a list of tags like [slow, choice]"),
         ("{a: 1}", "expected a list of tags like [slow, choice]"),
         ("[3]", f"unknown tag '3'; {UNKNOWN}"),
+        ("[[slow]]", f"unknown tag a list; {UNKNOWN}"),
+        ("[{a: 1}]", f"unknown tag a mapping of keys; {UNKNOWN}"),
+        ("[true]", f"unknown tag 'true'; {UNKNOWN}"),
     ],
 )
 def test_tags_that_are_not_a_list_of_words(tags: str, expected: str) -> None:
