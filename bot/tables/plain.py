@@ -126,6 +126,11 @@ class Imported:
             lines.append(f"  {entry['at']}. {entry['name']}: {_short(str(entry.get('text', '')))}")
         if len(entries) > SHOWN:
             lines.append(f"  … and {len(entries) - SHOWN} more")
+        tagged = [tags for e in entries if isinstance(tags := e.get("tags"), list)]
+        if tagged:
+            counts = {tag: sum(tag in tags for tags in tagged) for tag in TAGS}
+            kinds = ", ".join(f"{tag} {count}" for tag, count in counts.items() if count)
+            lines.append(f"Tags: {kinds} ({len(tagged)} of the {len(entries)} entries tagged).")
         for title, said in (
             ("Guessed:", self.guessed),
             ("Not read (kept as text: the players carry it out):", self.unread),

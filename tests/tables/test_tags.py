@@ -148,6 +148,7 @@ def test_a_spreadsheet_tags_column_is_carried_and_checked() -> None:
     sheet += b"Calm;2;Nobody may attack.;\n"
     imported = read_plain("ours.csv", sheet, LISTS)
     assert [e.get("tags") for e in imported.entries] == [["slow", "swingy"], None]
+    assert "Tags: slow 1, swingy 1 (1 of the 2 entries tagged)." in imported.preview()
     bad = sheet + b"Odd;3;Something.;mana fast\n"
     assert problems_of("ours.csv", bad) == [
         f"ours.csv:4 column TAGS: unknown tag 'fast'; {UNKNOWN}"
