@@ -20,7 +20,16 @@ from bot.commands import (
     rules_answer,
 )
 from bot.commands.grammar import check_text
-from bot.commands.house import allow, chaos_from, deny, house_saved, house_show, repeats
+from bot.commands.house import (
+    allow,
+    chaos_from,
+    deny,
+    exclude,
+    house_saved,
+    house_show,
+    include,
+    repeats,
+)
 from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
 from bot.console import tables
@@ -83,6 +92,11 @@ async def answer(console: Console, command: Command) -> None:
             await _change_house(
                 console, lambda h: change(h, rules, args["list"], args["entry"]), args
             )
+        case "house exclude":
+            rules = await _ruleset(console)
+            await _change_house(console, lambda h: exclude(h, rules, args["tag"]), args)
+        case "house include":
+            await _change_house(console, lambda h: include(h, args["tag"]), args)
         case "chaos log":
             await _log(console, args["count"])
         case "game link":

@@ -73,8 +73,9 @@ def house_lines(state: GameState) -> list[str]:
     if house.default:
         return []
     rules = house.summary()
-    if house.deny:
-        rules[-1] += f", rolled again when {'it comes' if len(house.deny) == 1 else 'they come'} up"
+    if house.deny:  # the deny-list's part is the one after chaos_from's (if any)
+        at = 1 if house.chaos_from != 1 else 0
+        rules[at] += f", rolled again when {'it comes' if len(house.deny) == 1 else 'they come'} up"
     return [f"House rules: {'; '.join(rules)}."]
 
 

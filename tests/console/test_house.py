@@ -97,7 +97,7 @@ def test_the_house_rules_doc_transcripts_are_what_the_console_prints(tmp_path: P
             r"```text\n\$ chaos-referee play (?P<args>[^\n]*)\n(?P<body>.*?)\n```", text, re.S
         )
     )
-    assert len(blocks) == 2, "docs/house-rules.md shows chaos from round N and the deny-list"
+    assert len(blocks) == 3, "docs/house-rules.md shows chaos from round N, deny, exclude"
     for n, found in enumerate(blocks):
         typed: list[str] = []
         shown: list[str] = []
