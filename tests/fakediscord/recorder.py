@@ -157,9 +157,7 @@ class Recorder:
         request[CALL] = call
         self.calls.append(call)
         fault = (
-            self._breach(call)
-            if self.checks_contract and request.path.startswith(API)
-            else None
+            self._breach(call) if self.checks_contract and request.path.startswith(API) else None
         )
         fault = fault or self._inject_fault(call)
         response = fault if fault is not None else await handler(request)
