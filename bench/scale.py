@@ -12,7 +12,18 @@ round by round, so load from elsewhere on the machine falls on each of them alik
    bursts of many at once across every channel for throughput, on
 
    * SQLite, one process (all the shards);
-   * PostgreSQL, one process; then two and three processes sharing the shards.
+   * PostgreSQL, one process; then each other count of ``--processes`` (by default two and
+     three) sharing the shards.
+
+For every PostgreSQL setup the report gives the rolls/s of its bursts, the rolls/s per process
+and the ratio to one process (``scale-out N processes: …`` lines, one per setup), so the
+scale-out can be measured again on a bigger machine: ``--processes 1,2,4,8``.
+
+**Shards.** Every setup runs the same shard count, chosen from the counts listed (see
+:func:`shard_count`) so that each of them shares the shards out evenly where it can: the counts'
+least common multiple (6 for 1,2,3; 8 for 1,2,4,8), as long as it is at most MAX_SHARDS. The
+guilds are as many on every shard, two a shard and 12 in all at least (12 for 1,2,3; 16 for
+1,2,4,8), unless ``--guilds`` says otherwise (at least one per shard).
 
 During each burst the kernel's counters say who used the CPU: the bot processes, the fake
 Discord (this process: one Python thread, so at most one core), PostgreSQL, and anything else
@@ -21,7 +32,7 @@ or by the machine, and what the bot's own cost per action predicts for a bigger 
 
 Run from the repository root (PostgreSQL must answer at ``--postgres``)::
 
-    python bench/scale.py [--quick] [--rounds 5] [--burst 600] [--guilds 12] [--channels 8]
+    python bench/scale.py [--quick] [--processes 1,2,3] [--rounds 5] [--burst 600] [--channels 8]
 
 Interrupted (Ctrl-C, SIGTERM), it stops its bot processes and drops its databases first.
 """
@@ -33,6 +44,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import re
 import signal
 import sys
 import tempfile
@@ -58,13 +70,25 @@ from bench.cluster import (
 )
 from bench.cpu import CORES, Snapshot, Usage
 from bench.discord_bench import EXTRA, quiet, refused
-from bench.scale_report import print_report
+from bench.scale_report import print_report, processes
 from bench.store import begin, next_play
 from bot.service import GameService
 from bot.store import Store
+from bot.store.pgconnect import POOL_SIZE
 from tests.fakediscord.server import Call
 
-SHARDS = 6
+DEFAULT_PROCESSES = "1,2,3"
+# A bound of the benchmark, not of the bot: one process a core on a 16-core machine. Every setup
+# runs at once (the largest beside the smaller ones), and the fake Discord serving them all is
+# one Python thread of this process: with many more processes it, not the bot, sets the pace.
+MAX_PROCESSES = 16
+# Every shard is a gateway connection the fake Discord serves, with guilds of its own.
+MAX_SHARDS = 48
+# Guilds: a multiple of the shards (as many on each), two a shard at least, and at least 12 in
+# all (with 6 shards, today's figure), so that a burst spreads over as many channels whatever
+# the shard count.
+GUILDS_PER_SHARD = 2
+GUILDS_AT_LEAST = 12
 SEED = 20_261_122
 SERVER = "postgresql://postgres@127.0.0.1:5432"
 ANSWER_WITHIN = 120.0  # seconds: a late answer is counted as late, not lost
@@ -282,7 +306,7 @@ async def burst(setup: Setup, count: int) -> Burst:
 
 @contextlib.asynccontextmanager
 async def all_running(
-    setups: list[Setup], folder: Path, server: str, guilds: int, channels: int
+    setups: list[Setup], folder: Path, server: str, *, shards: int, guilds: int, channels: int
 ) -> AsyncIterator[None]:
     """Every setup running at once, each with its fake Discord and database; all stopped and
     dropped on the way out, whatever ends the run."""
@@ -295,7 +319,7 @@ async def all_running(
                 running_cluster(
                     folder / f"setup-{n}",
                     processes=setup.processes,
-                    shards=SHARDS,
+                    shards=shards,
                     guilds=guilds,
                     channels=channels,
                     database_url=url,
@@ -306,13 +330,17 @@ async def all_running(
 
 
 async def through_discord(args: argparse.Namespace, folder: Path) -> list[Setup]:
-    setups = [
-        Setup("SQLite, 1 process", 1, postgres=False),
-        Setup("PostgreSQL, 1 process", 1, postgres=True),
-        Setup("PostgreSQL, 2 processes", 2, postgres=True),
-        Setup("PostgreSQL, 3 processes", 3, postgres=True),
+    setups = [Setup("SQLite, 1 process", 1, postgres=False)] + [
+        Setup(f"PostgreSQL, {processes(n)}", n, postgres=True) for n in args.processes
     ]
-    async with all_running(setups, folder, args.postgres, args.guilds, args.channels):
+    async with all_running(
+        setups,
+        folder,
+        args.postgres,
+        shards=args.shards,
+        guilds=args.guilds,
+        channels=args.channels,
+    ):
         for setup in setups:  # warm up: imports, caches, connections
             await one_at_a_time(setup, 2 * len(setup.cluster.channels) if setup.cluster else 0)
             await burst(setup, args.burst // 2)
@@ -349,6 +377,30 @@ def stop_on_signals() -> None:
         loop.add_signal_handler(signum, stop, signum)
 
 
+async def connections_note(server: str, bots: int) -> str | None:
+    """A warning when the PostgreSQL setups' bot processes could ask for more connections than
+    the server has free: each opens its pool as it needs it (up to POOL_SIZE) and one more to
+    take turns connecting to Discord. A connection refused makes a roll fail, not wait."""
+    con = await asyncpg.connect(f"{server}/postgres", timeout=10)
+    try:
+        allowed = int(await con.fetchval("SHOW max_connections"))
+        used = int(
+            await con.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+            )
+        )
+    finally:
+        await con.close()
+    wanted = bots * (POOL_SIZE + 1)
+    if wanted <= allowed - used:
+        return None
+    return (
+        f"note: the PostgreSQL setups run {bots} bot processes, which may open up to {wanted}"
+        f" connections, and the server has {allowed - used} free (max_connections {allowed},"
+        f" {used} in use); if rolls come back refused, raise max_connections"
+    )
+
+
 async def main(args: argparse.Namespace) -> None:
     stop_on_signals()
     try:
@@ -359,6 +411,9 @@ async def main(args: argparse.Namespace) -> None:
         ) from None
     for name in orphans:
         print(f"dropped {name}, left by a benchmark that was killed")
+    note = await connections_note(args.postgres, sum(args.processes))
+    if note:
+        print(note)
     with tempfile.TemporaryDirectory(prefix="chaos-scale-", dir=args.dir) as tmp:
         folder = Path(tmp)
         print(f"The store alone ({args.rounds} rounds) …", flush=True)
@@ -369,20 +424,99 @@ async def main(args: argparse.Namespace) -> None:
         setups = await through_discord(args, folder)
     print()
     version = await server_version(args.postgres)
-    print_report(args, stores, setups, shards=SHARDS, cores=CORES, postgres=version)
+    print_report(args, stores, setups, shards=args.shards, cores=CORES, postgres=version)
+
+
+def process_counts(text: str) -> list[int]:
+    """``--processes``: comma-separated counts of bot processes, each a PostgreSQL setup.
+
+    One process is always among them (every ratio is to it), the counts are sorted and each is
+    run once. A count below 1, above MAX_PROCESSES or not a whole number is refused with a
+    sentence (argparse prints it after the usage line).
+    """
+    counts = set()
+    for part in text.split(","):
+        word = part.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", word):
+            what = repr(word[:40]) if word else "an empty place"
+            raise argparse.ArgumentTypeError(
+                f"{what} is not a number of processes: give whole numbers separated by"
+                f" commas, such as 1,2,4,8"
+            )
+        # Past 6 digits it is out of bounds either way (and int() refuses past 4,300).
+        big = len(word.lstrip("+-").lstrip("0")) > 6
+        count = (-1 if word.startswith("-") else MAX_PROCESSES + 1) if big else int(word)
+        shown = word if len(word) <= 12 else f"{word[:12]}…"
+        if count < 1:
+            raise argparse.ArgumentTypeError(
+                f"{shown} processes can't answer anything: every count must be 1 or more"
+            )
+        if count > MAX_PROCESSES:
+            raise argparse.ArgumentTypeError(
+                f"{shown} processes is more than this benchmark runs (at most {MAX_PROCESSES}):"
+                f" past that its fake Discord, one Python thread, would set the pace, not the bot"
+            )
+        counts.add(count)
+    return sorted(counts | {1})
+
+
+def shard_count(counts: list[int]) -> int:
+    """The shards every setup runs: the smallest multiple of the largest count, at most
+    MAX_SHARDS, that the most counts divide.
+
+    A multiple of the largest count, so that its processes, the most, get as many shards each
+    (no process is left without one); as many counts as can be dividing it, so that in those
+    setups too each process runs as many shards, and so as many guilds, as its siblings; the
+    smallest such, because every shard is a gateway connection the fake Discord keeps busy. When
+    the counts' least common multiple is at most MAX_SHARDS it is that (1,2,3: 6, today's
+    figure; 1,2,4,8: 8; 1,2,3,4,6,8: 24). Past it (1 to 8 would need 840) the rest split as
+    evenly as contiguous ranges can (:func:`bench.cluster.shard_ranges`): 1 to 8 gets 24, where
+    only 5 and 7 processes are uneven.
+    """
+    largest = max(counts)
+    multiples = range(largest, max(MAX_SHARDS, largest) + 1, largest)
+    return max(multiples, key=lambda shards: (sum(shards % n == 0 for n in counts), -shards))
+
+
+def positive(text: str) -> int:
+    """A whole number of 1 or more, or a sentence saying why not."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
+    return value
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a smaller run (about a minute)")
-    parser.add_argument("--rounds", type=int, help="rounds each setup takes (default 5; quick 1)")
-    parser.add_argument("--burst", type=int, help="rolls at once (default 600; quick 240)")
-    parser.add_argument("--latency", type=int, help="rolls one at a time (default 150; quick 48)")
-    parser.add_argument("--guilds", type=int, default=12, help="guilds over the 6 shards")
-    parser.add_argument("--channels", type=int, help="channels per guild (default 8; quick 4)")
-    parser.add_argument("--actions", type=int, help="store: turns one at a time (default 600)")
-    parser.add_argument("--games", type=int, default=32, help="store: games playing at once")
-    parser.add_argument("--per-game", type=int, help="store: actions per game (default 30)")
+    parser.add_argument(
+        "--processes",
+        type=process_counts,
+        default=DEFAULT_PROCESSES,
+        metavar="N,N,…",
+        help=f"bot processes of each PostgreSQL setup (default {DEFAULT_PROCESSES}; 1 is always"
+        f" run; at most {MAX_PROCESSES})",
+    )
+    parser.add_argument(
+        "--rounds", type=positive, help="rounds each setup takes (default 5; quick 1)"
+    )
+    parser.add_argument("--burst", type=positive, help="rolls at once (default 600; quick 240)")
+    parser.add_argument(
+        "--latency", type=positive, help="rolls one at a time (default 150; quick 48)"
+    )
+    parser.add_argument(
+        "--guilds",
+        type=positive,
+        help=f"guilds over the shards (default: a multiple of the shards, {GUILDS_PER_SHARD} a"
+        f" shard or more, {GUILDS_AT_LEAST} or more)",
+    )
+    parser.add_argument("--channels", type=positive, help="channels per guild (default 8; quick 4)")
+    parser.add_argument("--actions", type=positive, help="store: turns one at a time (default 600)")
+    parser.add_argument("--games", type=positive, default=32, help="store: games playing at once")
+    parser.add_argument("--per-game", type=positive, help="store: actions per game (default 30)")
     parser.add_argument("--postgres", default=SERVER, help="the server (no database name)")
     parser.add_argument("--dir", default=None, help="where SQLite files and logs go (a temp dir)")
     args = parser.parse_args(argv)
@@ -398,6 +532,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     for name, (full, small) in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, small if quick else full)
+    args.shards = shard_count(args.processes)
+    if args.guilds is None:
+        args.guilds = args.shards * max(GUILDS_PER_SHARD, -(-GUILDS_AT_LEAST // args.shards))
+    elif args.guilds < args.shards:
+        parser.error(
+            f"--guilds {args.guilds} would leave shards without a guild: --processes"
+            f" {','.join(map(str, args.processes))} runs {args.shards} shards, so give at least"
+            f" {args.shards}"
+        )
     return args
 
 

@@ -41,6 +41,15 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:6.2f}×" if b else "     -"
 
 
+def processes(n: int) -> str:
+    return f"{n} process" if n == 1 else f"{n} processes"
+
+
+def listed(items: list[str]) -> str:
+    """["1", "2", "3"] in words: "1, 2 and 3"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def times(x: float) -> str:
     return f"{x:6.2f}×"
 
@@ -137,7 +146,7 @@ def print_one_process(setups: list[Setup], args: argparse.Namespace) -> None:
 
 def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -> None:
     print(
-        f"    {'':<26}{'rolls/s':>10}{'× 1':>8}{'p95':>11}   cores busy: {'bots':>5}"
+        f"    {'':<26}{'rolls/s':>10}{'each':>8}{'× 1':>8}{'p95':>11}   cores busy: {'bots':>5}"
         f"{'max':>5}{'fake':>6}{'pg':>6}{'other':>7}{'all':>6}   bound by"
     )
     for s in setups:
@@ -146,8 +155,8 @@ def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -
         shares = (u.bot, max(u.bots), u.fake, u.postgres, u.other, u.machine)
         busy = "".join(f"{u.cores(x):>{w}.2f}" for x, w in zip(shares, WIDTHS, strict=True))
         print(
-            f"    {s.name:<26}{b.rate:>8.0f}/s{times(round_ratio(s, setups[1])):>8}"
-            f"{ms(p95(results(s))):>11}"
+            f"    {s.name:<26}{b.rate:>8.0f}/s{b.rate / s.processes:>6.0f}/s"
+            f"{times(round_ratio(s, setups[1])):>8}{ms(p95(results(s))):>11}"
             f"   {'':>11} {busy}   {bound_by(u, cores)}"
         )
     late = sum(t > 3.0 for s in setups for t in results(s))
@@ -155,11 +164,25 @@ def print_processes(setups: list[Setup], args: argparse.Namespace, cores: int) -
     counted = sum(b.count for s in setups for b in s.bursts)
     alone = sum(s.refused_alone for s in setups)
     print(
-        f"    (rolls applied per second, the median of {args.rounds} rounds; × 1: the median of"
-        f" each round's ratio to 1 process; {refusals} of"
+        f"    (rolls applied per second, the median of {args.rounds} rounds; each: per process;"
+        f" × 1: the median of each round's ratio to 1 process on PostgreSQL; {refusals} of"
         f" {counted} rolls in bursts and {alone} one at a time refused, their channel waiting"
         f" for a choice; {late} results later than Discord's 3 s)"
     )
+
+
+def print_scale_out(setups: list[Setup]) -> None:
+    """One line per PostgreSQL setup, in one form tools can read: rolls/s, rolls/s per process,
+    the ratio to one process, and that ratio per process (1.00: every process as fast as one
+    alone)."""
+    width = len(processes(max(s.processes for s in setups[1:]))) + 1
+    for s in setups[1:]:
+        rate, versus = s.median_burst().rate, round_ratio(s, setups[1])
+        print(
+            f"scale-out {processes(s.processes) + ':':<{width}} {rate:6.0f} rolls/s,"
+            f" {versus:5.2f}× 1 process; per process {rate / s.processes:5.0f} rolls/s,"
+            f" {versus / s.processes:4.2f}× 1 process alone"
+        )
 
 
 @dataclass(frozen=True)
@@ -251,9 +274,17 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
         f" {Cost.of(*pg1.bursts).bot_ms:.2f} ms on PostgreSQL, whose own {pg_ms:.2f} ms a roll"
         f" run in its processes, on the other core when it is free)."
     )
+    more = setups[2:]
+    scaled = ""
+    if more:
+        said = listed([times(round_ratio(s, pg1)).strip() for s in more])
+        per = listed([f"{round_ratio(s, pg1) / s.processes:.2f}" for s in more])
+        scaled = (
+            f"Processes: {listed([str(s.processes) for s in more])} processes on PostgreSQL"
+            f" applied {said} the rolls/s of one: {per} of it per process. "
+        )
     say(
-        f"Processes: 2 and 3 processes on PostgreSQL applied {times(versus[2]).strip()}"
-        f" and {times(versus[3]).strip()} the rolls/s of one. One roll costs"
+        f"{scaled}One roll costs"
         f" {bot_ms:.2f} ms of bot CPU, {fake_ms:.2f} ms of the fake Discord's and {pg_ms:.2f} ms"
         f" of PostgreSQL's, so {cores} cores can't answer more than {cores} × 1000 /"
         f" {bot_ms + fake_ms + pg_ms:.2f} = {cores * 1e3 / (bot_ms + fake_ms + pg_ms):.0f} rolls/s"
@@ -261,12 +292,14 @@ def print_reading(stores: tuple[StoreRun, StoreRun], setups: list[Setup], cores:
         f" than 1000 / {fake_ms:.2f} = {1e3 / fake_ms:.0f}/s. {busiest(setups, cores)}"
         f" {fake_verdict(setups)}"
     )
-    one, three = Cost.of(*setups[1].bursts), Cost.of(*setups[3].bursts)
-    say(
-        f"From 1 to 3 processes the bots' CPU a roll went from {one.bot_ms:.2f} to"
-        f" {three.bot_ms:.2f} ms and PostgreSQL's from {one.pg_ms:.2f} to {three.pg_ms:.2f} ms:"
-        f" what more processes and connections taking turns on {cores} cores cost."
-    )
+    if more:
+        one, most = Cost.of(*setups[1].bursts), Cost.of(*setups[-1].bursts)
+        say(
+            f"From 1 to {setups[-1].processes} processes the bots' CPU a roll went from"
+            f" {one.bot_ms:.2f} to {most.bot_ms:.2f} ms and PostgreSQL's from {one.pg_ms:.2f} to"
+            f" {most.pg_ms:.2f} ms: what more processes and connections taking turns on"
+            f" {cores} cores cost."
+        )
     bursts = [b.busy for s in setups for b in s.bursts]
     other = sum(u.other for u in bursts) / sum(u.wall for u in bursts)
     if other >= OTHER_NOTICED:
@@ -328,8 +361,13 @@ def print_report(
     print_store(stores, args)
     print_one_process(setups, args)
     print()
-    print(f"2. PostgreSQL: 1, 2 and 3 bot processes on {shards} shards (bursts of {args.burst})")
+    each = listed([str(s.processes) for s in setups[1:]])
+    bots = "bot processes" if len(setups) > 2 else "bot process"
+    on = f"{shards} shard" if shards == 1 else f"{shards} shards"
+    print(f"2. PostgreSQL: {each} {bots} on {on} (bursts of {args.burst})")
     print_processes(setups, args, cores)
+    print()
+    print_scale_out(setups)
     print()
     print("   Cost per roll, every round's bursts until their boards were drawn:")
     print_costs(setups)

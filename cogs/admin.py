@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import ChaosBot
-from bot.client.interactions import reply
+from bot.client.interactions import answered, reply
 from bot.client.permissions import NotAllowedError
 
 Interaction = discord.Interaction[ChaosBot]
@@ -29,6 +29,7 @@ class AdminCog(commands.Cog):
     @app_commands.command(name="ping", description="Is the referee there? Answers at once")
     async def ping(self, interaction: Interaction) -> None:
         await interaction.response.send_message("pong", ephemeral=True)
+        answered(interaction)
 
 
 class SyncCog(commands.Cog):
@@ -48,6 +49,7 @@ class SyncCog(commands.Cog):
         if where == "here" and interaction.guild_id is None:
             raise NotAllowedError("Here is not a server: say `everywhere`, or use it in one.")
         await interaction.response.defer(ephemeral=True, thinking=True)
+        answered(interaction)
         guild = interaction.guild_id if where == "here" else None
         synced = await self.bot.sync_commands(guild)
         place = "this server" if guild else "every server (Discord may take up to an hour)"

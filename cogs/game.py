@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.files import fitting_file
-from bot.client.interactions import Caller, reply, scope_of
+from bot.client.interactions import Caller, answered, reply, scope_of
 from bot.client.verifying import verify_upload
 from bot.commands import CommandError, GameView
 from bot.engine import actions as a
@@ -85,6 +85,7 @@ class GameCog(commands.GroupCog, group_name="game"):
         boards.expect()
         try:
             sent = await interaction.response.send_message(embed=embed, view=view)
+            answered(interaction)
             message = sent.message_id
             if message is None:  # Discord names the message it made; if not, ask for it
                 message = (await interaction.original_response()).id
@@ -141,6 +142,7 @@ class GameCog(commands.GroupCog, group_name="game"):
         data = text.encode()
         if len(data) > interaction.filesize_limit:  # compressing it may take a moment
             await interaction.response.defer(ephemeral=True, thinking=True)
+            answered(interaction)
         file, packed = await fitting_file(data, name, interaction.filesize_limit)
         how = " (compressed with gzip: it is too big for Discord as it is)" if packed else ""
         await reply(

@@ -13,13 +13,14 @@ from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.house import change_house, show_house
 from bot.commands import house
-from bot.commands.house import ROUNDS
+from bot.commands.house import ROUNDS, TAG_CHOICES
 
 Interaction = discord.Interaction[ChaosBot]
 
 NEXT_GAME = "A game is running here: say the change applies from the next game"
 LIST = "The list (its id or name)"
 ENTRY = "The entry: its number or its name"
+TAGS = [app_commands.Choice(name=shown, value=tag) for tag, shown in TAG_CHOICES]
 
 
 class HouseCog(commands.GroupCog, group_name="house"):
@@ -124,6 +125,29 @@ class HouseCog(commands.GroupCog, group_name="house"):
             interaction,
             lambda ruleset: lambda h: house.allow(h, ruleset, list, entry),
             next_game,
+        )
+
+    @app_commands.command(
+        name="exclude", description="Leave out every entry with a tag (Manage Server)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(tag="What the entries left out are like", next_game=NEXT_GAME)
+    @app_commands.choices(tag=TAGS)
+    async def exclude(self, interaction: Interaction, tag: str, next_game: bool = False) -> None:
+        await change_house(
+            self.bot,
+            interaction,
+            lambda ruleset: lambda h: house.exclude(h, ruleset, tag),
+            next_game,
+        )
+
+    @app_commands.command(name="include", description="Play the entries with a tag again")
+    @app_commands.guild_only()
+    @app_commands.describe(tag="The tag excluded", next_game=NEXT_GAME)
+    @app_commands.choices(tag=TAGS)
+    async def include(self, interaction: Interaction, tag: str, next_game: bool = False) -> None:
+        await change_house(
+            self.bot, interaction, lambda _: lambda h: house.include(h, tag), next_game
         )
 
 

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.client import choices
 from bot.client.bot import ChaosBot
 from bot.client.embeds import text_embeds
-from bot.client.interactions import guild_key, reply
+from bot.client.interactions import answered, guild_key, reply
 from bot.client.permissions import require_manager
 from bot.client.wording import plain
 from bot.commands.tables import find_table, lookup, table_list, table_lookup, table_show
@@ -184,6 +184,7 @@ class TableCog(commands.GroupCog, group_name="table"):
         _check_attachment(file)
         with self.bot.upload_limits.hold(str(interaction.user.id)):
             await interaction.response.defer(ephemeral=True, thinking=True)  # takes a while
+            answered(interaction)
             data = await _download(file)
             try:
                 return await self.bot.uploads.check(file.filename, data), data

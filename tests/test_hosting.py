@@ -188,7 +188,7 @@ def test_the_console_in_the_container_plays_on_postgresql(image: str, postgres_u
     assert compose()["services"]["db"]["profiles"] == ["postgres"]
     for typed, said in (
         ("chaos roll\n", "Ann rolls"),
-        ("game status\n", "turn 1 — Ann's turn; this turn's chaos is done."),
+        ("game status\n", "turn 1 · Ann's turn — chaos done (`turn next`)."),
     ):
         result = c.container(
             "--interactive", "--network", "host", "--env", f"CHAOS_DATABASE_URL={postgres_url}",

@@ -29,15 +29,14 @@ from bot.render import (
     chaos_lines,
     effect_lines,
     effect_section,
-    fairness_lines,
     middle_ref,
     middle_section,
     offer_lines,
     pending_line,
-    render_status,
     seat_lines,
     turn_summary,
 )
+from bot.render.status import fairness_note, house_lines, lobby_lines
 
 # The board is read at a glance; a description this long is already more than that. It also
 # keeps the whole embed under the 6000-character message limit with three full fields.
@@ -46,22 +45,23 @@ _NAME_CAP = 100  # a ruleset's name, in the title and again in the footer
 _EFFECT_TEXT = "      "  # effect_lines puts an effect's text under it with this indent
 
 
-def board_embed(game: Game) -> discord.Embed:
+def board_embed(game: Game, game_id: int | None = None) -> discord.Embed:
     """The board of `game`: whose turn and where its chaos stands, the seats, what's in play,
-    the middle and any pending choice. The footer names the ruleset and the turn."""
+    the middle and any pending choice. The footer names the ruleset, the turn, the game's
+    number (`game_id`, when given) and its seed commitment, shortened."""
     state, ruleset = game.state, game.ruleset
     names = Names.of(game)
     title = clip(ruleset.name, _NAME_CAP)
     if state.phase is Phase.LOBBY:
         embed = discord.Embed(
             title=title,
-            description=plain(render_status(state, ruleset)),
+            description=plain("\n".join(lobby_lines(state, ruleset) + house_lines(state))),
             colour=BOARD_COLOUR,
         )
-        embed.set_footer(text=f"{title} · lobby")
+        embed.set_footer(text=_footer(title, "lobby", game_id, state))
         return embed
-    summary = plain(turn_summary(state, ruleset, names))
-    about = [f"**{summary[:1].upper()}{summary[1:]}**"]
+    about = [f"**{plain(turn_summary(state, ruleset, names))}**"]
+    about += map(plain, house_lines(state))  # the rules in force, under the headline
     if state.phase is Phase.PLAYING:
         about += map(plain, chaos_lines(state, ruleset, names))
         pending = _pending(state, names)
@@ -81,11 +81,17 @@ def board_embed(game: Game) -> discord.Embed:
         middle = middle_section(state, ruleset, names)
         if middle:
             embed.add_field(name=_heading(middle[0]), value=_middle(middle, state), inline=False)
-    fairness = fairness_lines(state)
-    if fairness:
-        embed.add_field(name="Fairness", value=plain("\n".join(fairness)), inline=False)
-    embed.set_footer(text=f"{title} · turn {state.turn}")
+    embed.set_footer(text=_footer(title, f"turn {state.turn}", game_id, state))
     return embed
+
+
+def _footer(title: str, when: str, game_id: int | None, state: GameState) -> str:
+    """The ruleset, the turn, the fairness note, and last the game's number (which tells a
+    board from other messages). The commitment is for whoever checks the game afterwards, not
+    for reading every turn: the footer has its first digits (all `/game verify` needs), and the
+    start message has the whole of it."""
+    number = None if game_id is None else f"game {game_id}"
+    return " · ".join(filter(None, [title, when, fairness_note(state), number]))
 
 
 def _pending(state: GameState, names: Names) -> str | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from functools import partial
 from typing import Any
 
@@ -34,6 +35,7 @@ from bot.client.buttons import GameButton, PickMenu, VetoButton
 from bot.client.errors import report
 from bot.client.health import healthz, report_health
 from bot.client.identify import IdentifyGate, LocalGate
+from bot.client.interactions import told
 from bot.client.keeper import BoardKeeper
 from bot.client.keystrokes import Keystrokes
 from bot.client.oneatatime import OneAtATime
@@ -145,8 +147,15 @@ class ChaosTree(app_commands.CommandTree["ChaosBot"]):
             # would wait behind every keystroke it replaced.
             await super()._call(interaction)
             return
+        await self.in_turn(interaction, super()._call(interaction))
+
+    async def in_turn(
+        self, interaction: discord.Interaction[Any], work: Coroutine[object, object, None]
+    ) -> None:
+        """`work` for `interaction`, in its member's turn (:mod:`bot.client.oneatatime`),
+        which ends once it is answered."""
         await self.turns.run(
-            interaction.user.id, super()._call(interaction), interaction.response.is_done
+            interaction.user.id, work, interaction.response.is_done, told(interaction)
         )
 
     async def on_error(

@@ -15,16 +15,18 @@ from typing import cast
 import discord
 
 from bot.client.wording import plain
-from bot.engine.events import Event, Roll
+from bot.engine.events import Event
 from bot.engine.fairness import unseeded
 from bot.engine.game import Game
 from bot.engine.model import Ruleset, StartRoll
 from bot.engine.state import Phase
-from bot.render import Names, describe_action, render_lines
+from bot.render import Names, render_lines
+from bot.render.announce import announcement, roll_title
 from bot.render.cards import card_image_url, card_page_url, rolled_card
 
 # Discord's limits on one message's embeds.
 TITLE_LIMIT = 256
+AUTHOR_LIMIT = 256
 DESCRIPTION_LIMIT = 4096
 FIELD_NAME_LIMIT = 256
 FIELD_LIMIT = 1024
@@ -58,7 +60,8 @@ NEUTRAL_COLOUR = discord.Colour(0x99AAB5)  # results without a roll, help, rules
 # broken at a fixed column reads raggedly on every screen but one.
 _NO_WRAP = DESCRIPTION_LIMIT
 _MARKER_ROOM = 64  # kept free for the "… (N more lines)" marker
-# The tree's indent (spaces and box-drawing characters at the start of a line).
+# The indent of a choice's options and texts (spaces at the start of a line; a console tree's
+# box drawing too, which a log from elsewhere may carry).
 _INDENT = re.compile(r"^[ │├└─]+")
 _EN_SPACE = "\u2002"
 
@@ -97,27 +100,40 @@ def _palette_order(ruleset: Ruleset) -> list[str]:
 def result_embeds(
     events: Sequence[Event], game: Game, *, title: str | None = None, actions: bool = False
 ) -> list[discord.Embed]:
-    """What an action did, for the public reply: the resolution tree, effects, tokens, turns,
-    life and the end of the game, with links to the real cards it named.
+    """What an action did, for the public reply: the resolution, effects, tokens, turns, life
+    and the end of the game, with links to the real cards it named.
 
     `game` is the game after the action (its log names the players and effects). The title
-    defaults to the top-level roll's list and entry, else the action itself. With `actions`,
-    each action is shown too (who did what), as a log reads best.
+    announces the action ("Bob joined", "Turn 3 — Carol"); for a roll, it says what came up
+    ("Carnival Ride → Life Rotation") under the announcement ("Ann rolls chaos"), and the
+    roll's own line gives only its list and dice. With `actions`, each action is shown too
+    (who did what), as a log reads best; `title` replaces the announcement.
     """
     events = _public(events, game)
     names = Names.of(game)
     ruleset = game.ruleset
     top = next((e for e in events if e["type"] == "roll" and e["parent"] is None), None)
-    # No code block: Discord wraps prose to the screen (a code block would scroll or break the
-    # tree's indent), and the card links stay clickable. Table and player text is escaped so a
-    # `*` or `_` in it prints as itself instead of turning the rest of the line into italics.
-    rendered = render_lines(events, names, actions=actions, width=_NO_WRAP)
-    lines = [_indent(plain(line)) for line in rendered]
+    said = announcement(events, names)
+    titled = top if title is None else None
+    # No code block: Discord wraps prose to the screen (a code block would scroll), and the
+    # card links stay clickable. Sub-rolls are steps, not a tree: box drawing lines up only in
+    # a fixed-width font. Table and player text is escaped so a `*` or `_` in it prints as
+    # itself instead of turning the rest of the line into italics.
+    rendered = render_lines(
+        events,
+        names,
+        actions=actions,
+        width=_NO_WRAP,
+        steps=True,
+        titled=None if titled is None else titled["id"],
+    )
+    lines = [_indent(plain(line)) for line in _unsaid(rendered, None if title else said)]
     cards = list(dict.fromkeys(_cards(events, ruleset)))
     head = _Head(
-        title=title or _default_title(events, top, names),
+        title=plain(title or (roll_title(events, titled) if titled else said) or "Chaos Referee"),
         colour=list_colour(top["table"] if top else None, ruleset),
         url=card_page_url(cards[0]) if len(cards) == 1 else None,
+        author=said if titled is not None else None,
     )
     if cards:
         links = [card_markdown(name) for name in cards]
@@ -192,13 +208,15 @@ class _Head:
     url: str | None = None
     fields: list[tuple[str, str]] = field(default_factory=list)
     code: bool = False
+    author: str | None = None  # a line above the title: who did what, when the title is a roll
 
     def size(self) -> int:
         fields = sum(
             len(clip(name, FIELD_NAME_LIMIT)) + len(clip(value, FIELD_LIMIT))
             for name, value in self.fields[:FIELDS_PER_EMBED]
         )
-        return len(clip(self.title, TITLE_LIMIT)) + fields
+        author = len(clip(self.author, AUTHOR_LIMIT)) if self.author else 0
+        return len(clip(self.title, TITLE_LIMIT)) + fields + author
 
 
 def _pack(lines: list[str], head: _Head, *, more: str | None = None) -> list[discord.Embed]:
@@ -222,6 +240,8 @@ def _pack(lines: list[str], head: _Head, *, more: str | None = None) -> list[dis
         if n == 0:
             embed.title = clip(head.title, TITLE_LIMIT)
             embed.url = head.url
+            if head.author:
+                embed.set_author(name=clip(head.author, AUTHOR_LIMIT))
         embeds.append(embed)
     last = embeds[-1]
     for name, value in head.fields[:FIELDS_PER_EMBED]:
@@ -279,17 +299,13 @@ def field_value(lines: Sequence[str], limit: int = FIELD_LIMIT) -> str:
     return "\n".join(kept) or "—"
 
 
-def _default_title(events: Sequence[Event], top: Roll | None, names: Names) -> str:
-    if top is not None:
-        entry = top["entry"]["name"]
-        if names.ruleset is not None and top["table"] in names.ruleset.decks:
-            return plain(f"{names.table(top['table'])}: {entry}")
-        return plain(f"{names.table(top['table'])} {names.band(top)} · {entry}")
-    action = next((e["action"] for e in events if e["type"] == "action"), None)
-    if action is not None:
-        who = names.player(str(action.get("actor")))
-        return plain(f"{who}: {describe_action(action, names)}")
-    return "Chaos Referee"
+def _unsaid(lines: list[str], said: str | None) -> list[str]:
+    """The lines without the one that says what the title (or the line above it) says already
+    ("Ann chooses Wax." under "Ann chooses Wax"), unless nothing else would be left."""
+    if said is None:
+        return lines
+    kept = [line for line in lines if line.strip("─ .") != said]
+    return kept or lines
 
 
 def _cards(events: Iterable[Event], ruleset: Ruleset) -> Iterable[str]:
@@ -302,6 +318,5 @@ def _cards(events: Iterable[Event], ruleset: Ruleset) -> Iterable[str]:
 
 
 def _indent(line: str) -> str:
-    """The tree's indent with en spaces: as wide as the box-drawing characters beside them in
-    Discord's font, so children line up under their parent, and never trimmed."""
+    """A line's indent with en spaces, which Discord never trims."""
     return _INDENT.sub(lambda m: m.group().replace(" ", _EN_SPACE), line)

@@ -29,6 +29,7 @@ DEFER_AFTER = 2.0
 _NAME_JUNK = re.compile(r"[,:#\s]+")
 _THINKING = "chaos-thinking"  # in interaction.extras: a deferred answer not yet completed
 _OURS = "chaos-ours"  # in interaction.extras: this process claimed it (see mark_ours)
+_TOLD = "chaos-told"  # in interaction.extras: done once it has its first answer (see answered)
 ANSWERED_ALREADY = 40060  # Discord's code for a second first answer to one interaction
 
 
@@ -117,7 +118,24 @@ async def within_deadline(
 
 async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None:
     await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+    answered(interaction)
     interaction.extras[_THINKING] = "ephemeral" if ephemeral else "public"
+
+
+def told(interaction: discord.Interaction[Any]) -> asyncio.Future[None]:
+    """A future done once the interaction has its first answer: the member's next command
+    waits for it (:mod:`bot.client.oneatatime`). Every first answer calls :func:`answered`."""
+    future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    interaction.extras[_TOLD] = future
+    return future
+
+
+def answered(interaction: discord.Interaction[Any]) -> None:
+    """The interaction has its first answer (or "thinking…"): say so to :func:`told`'s
+    future. Call it right after each ``interaction.response`` call that answers."""
+    future = interaction.extras.get(_TOLD)
+    if isinstance(future, asyncio.Future) and not future.done():
+        future.set_result(None)
 
 
 def mark_ours(interaction: discord.Interaction[Any]) -> None:
@@ -188,6 +206,7 @@ async def reply(
                 allowed_mentions=mentions,
                 **extra,
             )
+    answered(interaction)
 
 
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:

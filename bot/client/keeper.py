@@ -172,7 +172,4 @@ class BoardKeeper:
     @staticmethod
     def draw(game_id: int, game: Game) -> tuple[discord.Embed, discord.ui.View]:
         """The board of a game: its embed, and the buttons for what comes next."""
-        embed = board_embed(game)
-        footer = embed.footer.text
-        embed.set_footer(text=f"{footer} · game {game_id}" if footer else f"game {game_id}")
-        return embed, steps_view(game_id, game)
+        return board_embed(game, game_id), steps_view(game_id, game)

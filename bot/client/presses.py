@@ -23,9 +23,7 @@ class TakesTurns:
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         tree = cast("ChaosTree", interaction.client.tree)
-        await tree.turns.run(
-            interaction.user.id, self.pressed(interaction), interaction.response.is_done
-        )
+        await tree.in_turn(interaction, self.pressed(interaction))
 
     async def pressed(self, interaction: discord.Interaction[Any]) -> None:
         """What a press does, in the member's turn."""

@@ -21,6 +21,7 @@ import discord
 
 from bot.client.embeds import DESCRIPTION_LIMIT, NEUTRAL_COLOUR
 from bot.client.errors import report
+from bot.client.interactions import answered
 from bot.client.presses import TakesTurns
 from bot.commands import CommandError
 
@@ -100,6 +101,7 @@ async def _show(interaction: discord.Interaction[Any], shown: ShownOnce) -> None
             raise CommandError("that answer is gone: ask /rules again")
         if not shown.first(message.id):
             await interaction.response.edit_message(view=None)
+            answered(interaction)
             return
         first = message.embeds[0]
         body = "\n".join(e.description or "" for e in message.embeds)
@@ -107,6 +109,7 @@ async def _show(interaction: discord.Interaction[Any], shown: ShownOnce) -> None
             title=first.title, description=shared_text(body), colour=first.colour or NEUTRAL_COLOUR
         )
         await interaction.response.edit_message(view=None)  # the private answer keeps its text
+        answered(interaction)
         await interaction.followup.send(
             f"{interaction.user.mention} asked /rules:",
             embed=embed,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from bot.commands import SPECS
 from bot.commands.steps import DRAW_LABEL
@@ -47,6 +48,8 @@ _DRAW_WITH = re.compile(r"\b(draw (?:it first|one)) with \\?`chaos roll\\?`")
 
 def slashed(text: str) -> str:
     """Console command hints in `text` as slash commands (other text is left alone)."""
+    if "`" not in text:  # every hint is in backticks: most text has none to look for
+        return text
     text = _DRAW_WITH.sub(rf"\1 with the **{DRAW_LABEL}** button", text)
     text = _ROLL_ON.sub(
         lambda m: f"`/chaos {m['verb']} list:{m['list'].replace(chr(92), '')}`", text
@@ -54,8 +57,22 @@ def slashed(text: str) -> str:
     return _HINT.sub(_slash, text)
 
 
+# Boards and answers show the same texts again and again (an entry's text, a player's name,
+# an effect in play): each is worked out once. Bounded by count, and only for short texts, so
+# the cache stays small (at most about CACHED * LONGEST characters).
+CACHED = 4096
+LONGEST = 1024
+
+
 def plain(text: str) -> str:
     """Text that came from tables, players or the renderer, safe to show as markdown."""
+    if len(text) > LONGEST:
+        return slashed(escape(text))
+    return _plain(text)
+
+
+@lru_cache(maxsize=CACHED)
+def _plain(text: str) -> str:
     return slashed(escape(text))
 
 
@@ -66,6 +83,8 @@ _MARK = re.compile(r"[\\*_~|`]|(?<=\])\(|^([ \t]*)([>#-]|\d+\.)", re.M)
 
 def escape(text: str) -> str:
     """`text` with every markdown character escaped, so Discord shows it as typed."""
+    if "<" not in text and "://" not in text:  # no URL to keep as it is
+        return _escape(text)
     parts: list[str] = []
     at = 0
     for start, end in _urls(text):

@@ -25,6 +25,7 @@ from bot.commands.grammar import (
 from bot.commands.house import ROUNDS
 from bot.engine.actions import LOSS_REASONS
 from bot.engine.house import REPEATS
+from bot.engine.tags import TAGS
 from bot.render.ids import EFFECT, MIDDLE
 
 MAX_TEXT = 100
@@ -457,6 +458,29 @@ def house_repeats(rest: str) -> Args:
     if word not in REPEATS:
         raise CommandError(f"repeats are `never` or `allowed` ({usage_of('house repeats')})")
     return {"repeats": word, "next_game": upcoming}
+
+
+@command(f"house exclude {'|'.join(TAGS)} [next game]", Kind.QUERY)
+def house_exclude(rest: str) -> Args:
+    """Leave out every entry carrying a tag (slow, choice, swingy, mana or creature): on a list
+    it is rolled again at once when it comes up, and a deck is shuffled without it. An exclude
+    that would leave a list nothing to roll is refused."""
+    return _tag(rest, "house exclude")
+
+
+@command(f"house include {'|'.join(TAGS)} [next game]", Kind.QUERY)
+def house_include(rest: str) -> Args:
+    """Play the entries carrying an excluded tag again."""
+    return _tag(rest, "house include")
+
+
+def _tag(rest: str, name: str) -> Args:
+    text, upcoming = _next_game(rest)
+    if not text.strip():
+        raise CommandError(f"name the tag ({usage_of(name)})")
+    if len(text) > MAX_TEXT:
+        raise CommandError("that tag is too long")
+    return {"tag": " ".join(text.split()), "next_game": upcoming}
 
 
 def _list_entry(rest: str, name: str) -> Args:

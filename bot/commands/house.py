@@ -12,9 +12,12 @@ from bot.commands.tables import find_table
 from bot.engine.house import MAX_ROUND, HouseRules
 from bot.engine.model import Entry, Ruleset
 from bot.engine.tables import RollTable
+from bot.engine.tags import TAGS, tag_words
 
 ROUNDS = (1, MAX_ROUND)  # what `chaos_from` takes
 SHOWN_DENIED = 40  # denied entries listed by `house show`; the rest are counted
+# The tags `/house exclude` offers, each with the first words of what it means.
+TAG_CHOICES = [(tag, f"{tag}: {meaning.split(':')[0]}"[:100]) for tag, meaning in TAGS.items()]
 
 
 def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:
@@ -44,6 +47,7 @@ def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:
         )
     else:
         lines.append("Repeats: allowed (the default: every roll afresh).")
+    lines.append(_excluded_line(house, ruleset))
     lines.append(
         "Veto: on. The players at the table but the roller may vote to veto a result until the"
         " next action; a strict majority of the table takes it back and rolls it again, once"
@@ -53,6 +57,23 @@ def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:
     )
     lines.append("A game keeps the house rules it started with (they are on its board).")
     return "\n".join(lines)
+
+
+def _excluded_line(house: HouseRules, ruleset: Ruleset | None) -> str:
+    if not house.exclude:
+        return f"Excluded tags: none (`house exclude TAG` leaves out a tag: {tag_words()})."
+    line = (
+        f"Excluded tags: {', '.join(house.exclude)}. An entry carrying one is rolled again at"
+        " once when it comes up, and a deck is shuffled without its cards"
+    )
+    if ruleset is None:
+        return f"{line}."
+    left_out = _left_out(HouseRules(exclude=house.exclude), ruleset)
+    return f"{line} ({left_out} {'entry' if left_out == 1 else 'entries'} in {ruleset.name})."
+
+
+def _left_out(house: HouseRules, ruleset: Ruleset) -> int:
+    return sum(len(entries) for entries in house.barred(ruleset).values())
 
 
 def denied_name(table_id: str, entry_id: str, ruleset: Ruleset | None) -> str:
@@ -94,15 +115,16 @@ def deny(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: st
     one denied already, or a deny that would leave the list nothing to roll."""
     table = _list(ruleset, wanted_list)
     entry = _entry(table, wanted_entry)
-    denied = house.denied().get(table.id, frozenset())
-    if entry.id in denied:
+    if entry.id in house.denied().get(table.id, frozenset()):
         raise CommandError(f"{denied_name(table.id, entry.id, ruleset)} is denied already.")
-    if all(e.id in denied | {entry.id} for e in table.entries):
+    changed = replace(house, deny=(*house.deny, (table.id, entry.id)))
+    barred = changed.barred(ruleset).get(table.id, frozenset())
+    if all(e.id in barred for e in table.entries):
         raise CommandError(
             f"Denying {entry.name} would leave {table.name} nothing to roll: allow another of"
-            " its entries first (`house allow`)."
+            " its entries first (`house allow`, or `house include` for an excluded tag)."
         )
-    return replace(house, deny=(*house.deny, (table.id, entry.id)))
+    return changed
 
 
 def allow(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: str) -> HouseRules:
@@ -112,6 +134,48 @@ def allow(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: s
     if (table.id, entry.id) not in house.deny:
         raise CommandError(f"{denied_name(table.id, entry.id, ruleset)} isn't denied.")
     return replace(house, deny=tuple(p for p in house.deny if p != (table.id, entry.id)))
+
+
+def exclude(house: HouseRules, ruleset: Ruleset, wanted: str) -> HouseRules:
+    """The rules with one more excluded tag; CommandError for a tag that isn't one of ours,
+    one excluded already, or one that would leave a list nothing to roll or a deck no card."""
+    tag = _tag(wanted)
+    if tag in house.exclude:
+        raise CommandError(f"Entries tagged {tag} are left out already.")
+    changed = replace(house, exclude=(*house.exclude, tag))
+    barred = changed.barred(ruleset)
+    for table in ruleset.tables.values():
+        if all(e.id in barred.get(table.id, ()) for e in table.entries):
+            raise CommandError(
+                f"Excluding {tag} would leave {table.name} nothing to roll: every entry of it"
+                " is tagged or denied."
+            )
+    for deck in ruleset.decks.values():
+        if all(c.entry.id in barred.get(deck.id, ()) for c in deck.cards):
+            raise CommandError(
+                f"Excluding {tag} would leave {deck.name} no card to draw: every card of it"
+                " is tagged so."
+            )
+    return changed
+
+
+def include(house: HouseRules, wanted: str) -> HouseRules:
+    """The rules without an excluded tag; CommandError for one that isn't excluded."""
+    tag = _tag(wanted)
+    if tag not in house.exclude:
+        raise CommandError(f"Entries tagged {tag} aren't left out.")
+    return replace(house, exclude=tuple(t for t in house.exclude if t != tag))
+
+
+def _tag(wanted: str) -> str:
+    """A tag of the vocabulary, as typed (``slow``, ``tag:slow``, ``Slow``)."""
+    text = " ".join(wanted.split())[:100]
+    word = text.casefold().removeprefix("tag:").strip()
+    if word in TAGS:
+        return word
+    close = difflib.get_close_matches(word, list(TAGS), n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    raise CommandError(f"There's no tag {text!r}: the tags are {tag_words()}.{hint}")
 
 
 def house_saved(house: HouseRules, *, running: bool, ruleset: Ruleset | None = None) -> str:

@@ -24,8 +24,10 @@ from bot.commands.house import (
     allow,
     chaos_from,
     deny,
+    exclude,
     house_saved,
     house_show,
+    include,
     repeats,
     veto,
 )
@@ -93,6 +95,11 @@ async def answer(console: Console, command: Command) -> None:
             await _change_house(
                 console, lambda h: change(h, rules, args["list"], args["entry"]), args
             )
+        case "house exclude":
+            rules = await _ruleset(console)
+            await _change_house(console, lambda h: exclude(h, rules, args["tag"]), args)
+        case "house include":
+            await _change_house(console, lambda h: include(h, args["tag"]), args)
         case "chaos log":
             await _log(console, args["count"])
         case "game link":

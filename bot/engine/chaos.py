@@ -202,7 +202,7 @@ def resolver_for(
         turn=ctx.state.turn,
         next_id=ctx.state.next_id,
         chaos=chaos,
-        denied=ctx.state.house.denied(),
+        denied=ctx.state.house.barred(ruleset),
         given=ctx.state.given if ctx.state.house.repeats == "never" else None,
     )
 

@@ -24,9 +24,14 @@ SPITE_REASON = "played as a spite: it can't be countered"
 
 
 def shuffle_decks(ctx: Context) -> None:
-    """Shuffle every deck the ruleset uses, before the game's first turn."""
+    """Shuffle every deck the ruleset uses, before the game's first turn; a card carrying a
+    tag the house rules exclude is left out (unless that would leave the deck empty: refused
+    when the rule is set, but the tables may have changed since)."""
+    barred = ctx.state.house.barred(ctx.ruleset) if ctx.state.house.exclude else {}
     for deck in ctx.ruleset.decks.values():
         order = deck.fresh_order()
+        kept = [card for card in order if card not in barred.get(deck.id, ())]
+        order = kept or order
         ctx.dice(SHUFFLE + deck.id).shuffle(order)
         ctx.emit({"type": "deck_shuffled", "deck": deck.id, "order": order, "reshuffle": False})
 

@@ -180,6 +180,7 @@ class Entry:
     turn: TurnChange | None = None
     offers: tuple[Offer, ...] = ()
     halves: tuple[Entry, ...] = ()
+    tags: tuple[str, ...] = ()  # what it is like (bot.engine.tags), sorted, each once
 
     def __post_init__(self) -> None:
         needs = {

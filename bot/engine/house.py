@@ -12,6 +12,8 @@ without house rules logs and commits exactly as before they existed.
   the roll's own dice, and the roll logs it (:mod:`bot.engine.resolve`).
 * ``repeats``: ``never`` means a list gives no entry twice until every entry of it came up;
   then it starts over, and the roll that starts it over says so.
+* ``exclude``: tags (:mod:`bot.engine.tags`) whose entries are left out: on a list they are
+  denied like the deny-list's, and a deck is shuffled without its cards that carry one.
 * ``veto``: a result may be vetoed by a majority vote of the table, and is then taken back like
   a counter and rolled again (:mod:`bot.engine.veto`).
 """
@@ -22,11 +24,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.model import EntryId, Ruleset, TableId
+from bot.engine.tags import TAGS
+
 MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
 MAX_DENIED = 200  # entries a server may deny in all: the board and the log stay short
 MAX_ID = 100  # characters of a list's or an entry's id
 REPEATS = ("allowed", "never")
-RULES = ("chaos_from", "deny", "repeats", "veto")  # the house rules a log may hold
+RULES = ("chaos_from", "deny", "repeats", "exclude", "veto")  # the house rules a log may hold
 # The rolls a vote may veto, by why they were made: not a spite (a loss's last chance), a
 # RollFork's copy or a counter (a player's token), nor a card (dealt, not rolled).
 VETOABLE = ("turn", "extra", "list", "offered", "global")
@@ -43,6 +48,7 @@ class HouseRules:
     chaos_from: int = 1
     deny: tuple[tuple[str, str], ...] = ()  # (list id, entry id), sorted, each once
     repeats: str = "allowed"  # or "never": no entry twice until the list came up whole
+    exclude: tuple[str, ...] = ()  # tags whose entries are left out, sorted, each once
     veto: bool = False  # the table may veto a result by a majority vote
 
     def __post_init__(self) -> None:
@@ -59,6 +65,9 @@ class HouseRules:
         ):
             raise HouseRuleError("a denied entry is named by its list's id and its own")
         object.__setattr__(self, "deny", tuple(sorted(set(self.deny))))
+        if any(tag not in TAGS for tag in self.exclude):
+            raise HouseRuleError(f"the tags that may be excluded are {', '.join(TAGS)}")
+        object.__setattr__(self, "exclude", tuple(sorted(set(self.exclude))))
         if (
             isinstance(self.chaos_from, bool)
             or not isinstance(self.chaos_from, int)
@@ -78,6 +87,8 @@ class HouseRules:
             parts.append(f"{count} {'entry' if count == 1 else 'entries'} denied")
         if self.repeats == "never":
             parts.append("no repeats until a list has come up whole")
+        if self.exclude:
+            parts.append(f"entries tagged {' or '.join(self.exclude)} left out")
         if self.veto:
             parts.append("results may be vetoed")
         return parts
@@ -89,6 +100,22 @@ class HouseRules:
             found.setdefault(table, set()).add(entry)
         return {table: frozenset(entries) for table, entries in found.items()}
 
+    def barred(self, ruleset: Ruleset) -> dict[TableId, frozenset[EntryId]]:
+        """What never comes up in `ruleset`, by list or deck: the denied entries and every
+        entry or card carrying an excluded tag."""
+        found = {table: set(entries) for table, entries in self.denied().items()}
+        if self.exclude:
+            wanted = set(self.exclude)
+            for table in ruleset.tables.values():
+                for entry in table.entries:
+                    if wanted.intersection(entry.tags):
+                        found.setdefault(table.id, set()).add(entry.id)
+            for deck in ruleset.decks.values():
+                for card in deck.cards:
+                    if wanted.intersection(card.entry.tags):
+                        found.setdefault(deck.id, set()).add(card.entry.id)
+        return {table: frozenset(entries) for table, entries in found.items()}
+
     def to_json(self) -> dict[str, Any]:
         """The rules as logged: only those that differ from the defaults."""
         data: dict[str, Any] = {}
@@ -98,6 +125,8 @@ class HouseRules:
             data["deny"] = [[table, entry] for table, entry in self.deny]
         if self.repeats != "allowed":
             data["repeats"] = self.repeats
+        if self.exclude:
+            data["exclude"] = list(self.exclude)
         if self.veto:
             data["veto"] = True
         return data
@@ -114,9 +143,13 @@ class HouseRules:
             isinstance(pair, list) and len(pair) == 2 for pair in deny
         ):
             raise HouseRuleError("the house rules' deny-list is damaged")
+        exclude = data.get("exclude", [])
+        if not isinstance(exclude, list) or not all(isinstance(tag, str) for tag in exclude):
+            raise HouseRuleError("the house rules' excluded tags are damaged")
         return cls(
             chaos_from=data.get("chaos_from", 1),
             deny=tuple((t, e) for t, e in deny),
             repeats=data.get("repeats", "allowed"),
+            exclude=tuple(exclude),
             veto=data.get("veto", False),
         )

@@ -31,6 +31,9 @@ class Names:
     actions: Mapping[int, Json] = field(default_factory=dict)
     offers: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # the lists offered
     offered_by: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # roll id: lists
+    # The first honoured roll on each list, by the list's id: a list's directions are shown
+    # with that roll only, once a game.
+    first_rolls: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: Game) -> Names:
@@ -123,6 +126,7 @@ class _Collector:
         self.actions: dict[int, Json] = {}
         self.offers: dict[int, tuple[str, ...]] = {}
         self.offered_by: dict[int, tuple[str, ...]] = {}
+        self.first_rolls: dict[str, int] = {}
 
     def feed(self, events: Iterable[Event]) -> None:
         players, items = self.players, self.items
@@ -138,6 +142,8 @@ class _Collector:
                     self.middle[event["card"]] = event["name"]
                 case "roll":
                     items.setdefault(event["id"], event["entry"]["name"])
+                    if not event["ignored"]:
+                        self.first_rolls.setdefault(event["table"], event["id"])
                 case "stack" if event["kind"] in _TOKEN_PLAYS:
                     # A counter or fork has no entry: it is called after who played it, so
                     # countering it says what was countered.
@@ -165,6 +171,7 @@ class _Collector:
             dict(self.actions),
             dict(self.offers),
             dict(self.offered_by),
+            dict(self.first_rolls),
         )
 
 

@@ -18,14 +18,7 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
     any pending choice; and whether this turn's chaos roll has been made."""
     names = Names({pid: p.name for pid, p in state.players.items()}, ruleset)
     if state.phase is Phase.LOBBY:
-        joined = ", ".join(
-            p.name + (" (host)" if p.id == state.host else "") for p in state.players.values()
-        )
-        lobby = [
-            f"{ruleset.name}: waiting to begin. At the table: {joined}.",
-            "More players: `game join NAME`; then `game begin` locks the seats.",
-        ]
-        return "\n".join(lobby + fairness_lines(state))
+        return "\n".join(lobby_lines(state, ruleset) + fairness_lines(state))
     lines = [_headline(state, ruleset, names)]
     lines += seat_lines(state, ruleset, names)
     lines += chaos_lines(state, ruleset, names)
@@ -37,6 +30,17 @@ def render_status(state: GameState, ruleset: Ruleset) -> str:
     lines += offer_lines(state, names)
     lines += fairness_lines(state)
     return "\n".join(lines)
+
+
+def lobby_lines(state: GameState, ruleset: Ruleset) -> list[str]:
+    """Before the game begins: who is at the table, and how more join and the game begins."""
+    joined = ", ".join(
+        p.name + (" (host)" if p.id == state.host else "") for p in state.players.values()
+    )
+    return [
+        f"{ruleset.name}: waiting to begin. At the table: {joined}.",
+        "More players: `game join NAME`; then `game begin` locks the seats.",
+    ]
 
 
 def offer_lines(state: GameState, names: Names) -> list[str]:
@@ -70,8 +74,9 @@ def house_lines(state: GameState) -> list[str]:
     if house.default:
         return []
     rules = house.summary()
-    if house.deny:
-        rules[-1] += f", rolled again when {'it comes' if len(house.deny) == 1 else 'they come'} up"
+    if house.deny:  # the deny-list's part is the one after chaos_from's (if any)
+        at = 1 if house.chaos_from != 1 else 0
+        rules[at] += f", rolled again when {'it comes' if len(house.deny) == 1 else 'they come'} up"
     return [f"House rules: {'; '.join(rules)}."]
 
 
@@ -89,6 +94,24 @@ def fairness_lines(state: GameState) -> list[str]:
     return lines
 
 
+# The digits of the commitment a footer shows: the fewest `game verify --commitment` takes.
+SHORT_COMMITMENT = 16
+
+
+def fairness_note(state: GameState) -> str:
+    """The fairness lines in one short line, for a footer: the commitment's first digits (what
+    `game verify` needs; the whole of it is on the start message), whether the seed was named,
+    and once the game is over the seed. '' for a game logged before games committed."""
+    if state.commitment is None:
+        return ""
+    note = f"Seed commitment {state.commitment[:SHORT_COMMITMENT]}…"
+    if state.phase is Phase.ENDED:
+        return f"{note} · revealed: seed {state.seed}"
+    if named(state.seed):
+        return f"{note} · the seed was named, not drawn: whoever named it can work out every roll"
+    return note
+
+
 # Shown while the game goes on: the table can't see the seed, but must know someone can.
 NAMED_SEED = (
     "This game's seed was named when it started (`seed:`), not drawn: whoever named it can work"
@@ -97,32 +120,58 @@ NAMED_SEED = (
 
 
 def _headline(state: GameState, ruleset: Ruleset, names: Names) -> str:
-    joint = ": " if state.phase is Phase.ENDED else " · "
-    return f"{ruleset.name}{joint}{turn_summary(state, ruleset, names)}"
+    """The console's first line: the ruleset, the turn, the headline, and the command that
+    moves the game on (a terminal has no buttons)."""
+    if state.phase is Phase.ENDED:
+        return f"{ruleset.name}: {turn_summary(state, ruleset, names)}."
+    hint = next_command(state, ruleset)
+    after = f" (`{hint}`)" if hint else ""
+    return f"{ruleset.name} · turn {state.turn} · {turn_summary(state, ruleset, names)}{after}."
 
 
 def turn_summary(state: GameState, ruleset: Ruleset, names: Names) -> str:
-    """Whose turn it is and where its chaos stands, or how the game ended: the status headline
-    without the ruleset's name (``turn 4 — Bob's turn; this turn's chaos is done.``)."""
+    """The headline the board and the live page lead with, a sentence anyone at the table can
+    read aloud: whose turn it is and what it waits for (``Ann's turn — roll chaos``), or how
+    the game ended (``Game over after 9 turns — Bob won``). No commands in it: Discord has
+    buttons for them, and the console adds the one to type (see :func:`next_command`)."""
     if state.phase is Phase.ENDED:
-        winner = f" {names.player(state.winner)} won." if state.winner else ""
-        return f"the game is over after {state.turn} turns.{winner}"
-    extra = " (an extra turn)" if state.extra_turn else ""
+        winner = f" — {names.player(state.winner)} won" if state.winner else ""
+        turns = f"{state.turn} turn{'s' * (state.turn != 1)}"
+        return f"Game over after {turns}{winner}"
+    extra = " extra" if state.extra_turn else ""
     if state.active is None:
-        whose = f"{names.player(state.current)}'s turn{extra}, but they've left the table"
-        return f"turn {state.turn} — {whose}: {_moving_on(state, names)}."
-    whose = f"{names.player(state.active)}'s turn"
+        whose = f"{names.player(state.current)}'s{extra} turn, but they've left the table"
+        return f"{whose} — {_moving_on(state, names)}"
+    whose = f"{names.player(state.active)}'s{extra} turn"
     if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
-        roll = "a chaos card lies face down: `chaos reveal`"
+        roll = "reveal the chaos card"
     elif state.rolled:
-        roll = "this turn's chaos is done"
+        roll = "chaos done"
     elif state.chaos_waits():
-        roll = f"no chaos before round {state.house.chaos_from}: `turn next` when done"
+        roll = f"no chaos before round {state.house.chaos_from}"
     elif ruleset.chaos is ChaosSource.DECK:
-        roll = "this turn's chaos card is still to draw: `chaos roll`"
+        roll = "draw a chaos card"
     else:
-        roll = "this turn's chaos roll is still to make: `chaos roll`"
-    return f"turn {state.turn} — {whose}{extra}; {roll}."
+        roll = "roll chaos"
+    return f"{whose} — {roll}"
+
+
+def next_command(state: GameState, ruleset: Ruleset) -> str | None:
+    """The console command the headline asks for, if it asks for one."""
+    if state.phase is not Phase.PLAYING:
+        return None
+    if state.active is None:
+        pending = state.pending
+        if pending is not None:
+            return "player back" if _away(state.players.get(pending.player)) else None
+        if not any(p.status is Status.PLAYING for p in state.players.values()):
+            return "player back"
+        return "turn next"
+    if ruleset.chaos is ChaosSource.DECK and state.face_down is not None:
+        return "chaos reveal"
+    if state.rolled or state.chaos_waits():
+        return "turn next"
+    return "chaos roll"
 
 
 def _moving_on(state: GameState, names: Names) -> str:
@@ -133,13 +182,13 @@ def _moving_on(state: GameState, names: Names) -> str:
     pending = state.pending
     if pending is not None:
         chooser = state.players.get(pending.player)
-        back = " comes back (`player back`) and" if _away(chooser) else ""
-        return f"`turn next` moves on once {names.player(pending.player)}{back} chooses"
+        back = " comes back and" if _away(chooser) else ""
+        return f"it moves on once {names.player(pending.player)}{back} chooses"
     if nobody_can_play(state):
-        return "everyone has stepped away, so `player back` comes first"
+        return "everyone has stepped away, so someone must come back first"
     if not any(p.status is Status.PLAYING for p in state.players.values()):
-        return "everyone has stepped away: `player back`, or a referee moves on with `turn next`"
-    return "anyone at the table moves on with `turn next`"
+        return "everyone has stepped away: someone comes back, or a referee moves on"
+    return "anyone at the table may move on"
 
 
 def _away(player: Player | None) -> bool:

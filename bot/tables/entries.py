@@ -216,7 +216,8 @@ def _modifiers(
     has_card: bool,
     has_token: bool,
 ) -> None:
-    """What may be added to any entry: X, count, duration, life, removals, next list, turn."""
+    """What may be added to any entry: X, count, duration, life, removals, next list, turn,
+    offers and tags."""
     if "x" in raw:
         if not has_card:
             ck.add((*path, "x"), "x is the X of a card's cost, so it needs card: NAME")
@@ -255,6 +256,8 @@ def _modifiers(
         fields["turn"] = ck.choice(raw["turn"], (*path, "turn"), TurnChange)
     if "offers" in raw:
         fields["offers"] = offers(ck, raw["offers"], (*path, "offers"), refs)
+    if "tags" in raw:
+        fields["tags"] = ck.tags(raw["tags"], (*path, "tags"))
 
 
 def offers(ck: Checker, value: object, path: KeyPath, refs: list[Reference]) -> tuple[Offer, ...]:

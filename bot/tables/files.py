@@ -295,10 +295,11 @@ def _card(ck: Checker, raw: dict[str, object], path: KeyPath, deck_id: str) -> E
             halves.append(entry)
     if len(halves) == 2 and halves[0].id == halves[1].id:
         ck.add((*path, "halves", 1, "id"), f"both halves have the id {halves[0].id!r}")
+    tags = ck.tags(raw["tags"], (*path, "tags")) if "tags" in raw else ()
     if card_id is None or name is None or len(halves) != 2:
         return None
     try:
-        return Entry(id=card_id, name=name, halves=tuple(halves))
+        return Entry(id=card_id, name=name, halves=tuple(halves), tags=tags)
     except TableError as error:  # pragma: no cover - two halves checked above
         ck.add(path, str(error))
         return None

@@ -6,12 +6,17 @@ formats, told apart by what the file holds (:func:`detect`):
 
 * **numbered text**, as pasted from a document: an entry a line, ``1. Name — text``,
   ``1-3: Name: text`` or ``4) text``; a title line, a dice line ("Roll a d20") or both before
-  them; a line that doesn't start with a number goes on with the entry above;
+  them; a line that doesn't start with a number goes on with the entry above; an entry may end
+  with its tags, ``[tags: slow, mana]``;
 * **CSV** from a spreadsheet: a header naming the columns in any order and case (the number or
-  range, the name, the text; optional card and lasts), a row an entry;
+  range, the name, the text; optional card, lasts and tags), a row an entry;
 * **zorgle's JSON export** (``{"effects": [...]}``, from the Chaos Magic web app): its rarities
   become weights (common 3, uncommon 2, rare 1, as the app draws them) and its durations
-  ``lasts`` where they mean one of ours.
+  ``lasts`` where they mean one of ours; an effect's ``tags``, where a group added them, are
+  ours (the app's own schools and themes are not).
+
+Tags are those of our vocabulary (:mod:`bot.engine.tags`); an unknown one is a problem named
+by the line (and column) it is on, like any other.
 
 Each becomes a table file of our format (:class:`Imported`), which is then checked like any
 upload. Problems of the file as written are named by its own line (and column, for CSV): a
@@ -24,6 +29,7 @@ anything the bot does: nothing is left unsaid.
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import json
 import re
@@ -33,6 +39,7 @@ from html.parser import HTMLParser
 
 import yaml
 
+from bot.engine.tags import TAGS, tag_words
 from bot.tables.dealpete_reading import _DICE_ROLL, _MENTION
 from bot.tables.problems import TableFileError, TableProblems
 
@@ -77,7 +84,10 @@ _COLUMNS = {
     "text": ("text", "description", "desc", "effect text", "rules"),
     "card": ("card",),
     "lasts": ("lasts", "duration"),
+    "tags": ("tags", "tag"),
 }
+# An entry's tags at the end of its numbered line: "[tags: slow, mana]" (or in parentheses).
+_TAGGED = re.compile(r"[ \t]*[\[(]tags?:([^\])]{0,200})[\])][ \t]*$", re.IGNORECASE)
 
 
 @dataclass
@@ -116,6 +126,11 @@ class Imported:
             lines.append(f"  {entry['at']}. {entry['name']}: {_short(str(entry.get('text', '')))}")
         if len(entries) > SHOWN:
             lines.append(f"  … and {len(entries) - SHOWN} more")
+        tagged = [tags for e in entries if isinstance(tags := e.get("tags"), list)]
+        if tagged:
+            counts = {tag: sum(tag in tags for tags in tagged) for tag in TAGS}
+            kinds = ", ".join(f"{tag} {count}" for tag, count in counts.items() if count)
+            lines.append(f"Tags: {kinds} ({len(tagged)} of the {len(entries)} entries tagged).")
         for title, said in (
             ("Guessed:", self.guessed),
             ("Not read (kept as text: the players carry it out):", self.unread),
@@ -207,6 +222,10 @@ def _numbered(name: str, text: str, lists: Mapping[str, str]) -> Imported:
                     name, number, "", f"expected an entry like '1. Name — text': {line[:60]!r}"
                 )
             )
+    for row in rows:
+        if (tagged := _TAGGED.search(row.text)) is not None:
+            row.text = row.text[: tagged.start()].strip()
+            row.extra["tags"] = _tags(tagged[1], problems, name, row.line, "")
     return _table(name, NUMBERED, title, dice, rows, problems, lists)
 
 
@@ -326,6 +345,9 @@ def _spreadsheet(name: str, text: str, lists: Mapping[str, str]) -> Imported:
             row.extra["card"] = card
         if lasts := _cell(cells, columns, "lasts"):
             row.extra["lasts_words"] = lasts
+        if said := _cell(cells, columns, "tags"):
+            column = f"column {names[columns['tags']]}"
+            row.extra["tags"] = _tags(said, problems, name, line, column)
         if not row.name:
             row.name = _split(row.text)[0]
         rows.append(row)
@@ -388,6 +410,14 @@ def _zorgle(name: str, text: str, lists: Mapping[str, str]) -> Imported:
         entry["name"] = title[:MAX_NAME]
         entry["text"] = words
         _read_rolls(f"effect {index + 1}", words, entry, lists, ident, guessed, unread)
+        said = effect.get("tags")
+        if said is not None:
+            if not isinstance(said, list) or not all(isinstance(t, str) for t in said):
+                problems.append(
+                    TableFileError(name, 1, f"{key}.tags", 'expected tags like ["slow"]')
+                )
+            elif tags := _tags(",".join(said), problems, name, 1, f"{key}.tags"):
+                entry["tags"] = tags
         lasts = ZORGLE_LASTS.get(str(effect.get("duration") or "").lower())
         if lasts is not None:
             entry["lasts"] = lasts
@@ -530,6 +560,8 @@ def _table(
         }
         if "card" in row.extra:
             entry["card"] = row.extra["card"]
+        if row.extra.get("tags"):
+            entry["tags"] = row.extra["tags"]
         _read_rolls(f"line {row.line}", row.text, entry, lists, ident, guessed, unread)
         _read_lasts(row, entry, guessed, unread)
         entries.append(entry)
@@ -642,6 +674,29 @@ def _sentences(text: str) -> list[str]:
     if text[start:].strip():
         parts.append(text[start:].strip())
     return parts
+
+
+def _tags(said: str, problems: list[TableFileError], name: str, line: int, where: str) -> list[str]:
+    """``slow, mana`` (commas, semicolons or spaces between) as tags of our vocabulary, each
+    once, in its order; a problem for each word that isn't one."""
+    found: list[str] = []
+    for word in re.split(r"[\s,;|]+", said.strip().lower())[:50]:
+        if not word or word in found:
+            continue
+        if word in TAGS:
+            found.append(word)
+        else:
+            close = difflib.get_close_matches(word[:40], list(TAGS), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(
+                TableFileError(
+                    name,
+                    line,
+                    where,
+                    f"unknown tag {word[:40]!r}{hint}; the tags are {tag_words()}",
+                )
+            )
+    return [tag for tag in TAGS if tag in found]
 
 
 def _document(

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from bot.engine.dice import DiceExpr, parse_expr
 from bot.engine.errors import DiceError
+from bot.engine.tags import TAGS, tag_words
 from bot.tables.problems import KeyPath, TableFileError
 from bot.tables.yamlnodes import Document
 
@@ -30,12 +31,12 @@ MAX_OUTCOMES = 10_000  # numbers a table's dice may make (and so results it need
 HEADER = ("schema", "kind", "id", "name", "revision")
 DOES = ("card", "link", "roll", "token", "world", "global")
 MODIFIERS = ("lasts", "gains_life", "life", "removes", "next_list", "turn")
-ENTRY_KEYS = ("at", "name", "text", *DOES, "x", "count", *MODIFIERS, "offers")
+ENTRY_KEYS = ("at", "name", "text", *DOES, "x", "count", *MODIFIERS, "offers", "tags")
 MAX_OFFERS = 10  # offers on one entry, and lists in one `one_of`
 _CARD_OWN = ("id", "name", "text", "copies", "halves", "card", "x", "token", "count")
-CARD_KEYS = (*_CARD_OWN, "world", "global", *MODIFIERS)
-SPLIT_KEYS = ("id", "name", "copies", "halves")
-HALF_KEYS = tuple(k for k in CARD_KEYS if k not in ("copies", "halves"))
+CARD_KEYS = (*_CARD_OWN, "world", "global", *MODIFIERS, "tags")
+SPLIT_KEYS = ("id", "name", "copies", "halves", "tags")
+HALF_KEYS = tuple(k for k in CARD_KEYS if k not in ("copies", "halves", "tags"))
 ROLL_KEYS = ("times", "list", "keep", "each", "random", "chaos", "starting")
 LIFE_KEYS = ("gain", "per", "each", "if")
 TENS_KEYS = ("tens", "max_tens_is_zero", "zero_units_is_ten")
@@ -250,6 +251,25 @@ class Checker:
             if ident is not None:
                 found.append((ident, (*path, i)))
         return found
+
+    def tags(self, value: object, path: KeyPath) -> tuple[str, ...]:
+        """``[slow, choice]``: tags of the vocabulary (:mod:`bot.engine.tags`), each once."""
+        items = self.items(value, path, f"tags like [slow, choice] ({tag_words()})")
+        found: list[str] = []
+        for i, item in enumerate(items or ()):
+            at: KeyPath = (*path, i)
+            word = item.strip().lower() if isinstance(item, str) else ""
+            if word not in TAGS:
+                shown = self.doc.raw.get(at, item)
+                said = shown.lower() if isinstance(shown, str) else ""
+                close = difflib.get_close_matches(said, list(TAGS), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                self.add(at, f"unknown tag {describe(shown)}{hint}; the tags are {tag_words()}")
+            elif word in found:
+                self.add(at, f"the tag {word!r} is here twice")
+            else:
+                found.append(str(word))
+        return tuple(sorted(found))
 
 
 def _slug(text: str) -> str:

@@ -25,7 +25,6 @@ from bot.engine.state import ActiveEffect, GameState, Phase, Player
 from bot.render import (
     Names,
     chaos_lines,
-    fairness_lines,
     middle_section,
     offer_lines,
     pending_line,
@@ -35,10 +34,11 @@ from bot.render import (
 )
 from bot.render.cards import card_image_url, card_named, rolled_card
 from bot.render.choices import option_texts
+from bot.render.events import inline_lines
 from bot.render.ids import effect_ref
 from bot.render.lines import TOKENS, WIDTH
 from bot.render.recap import counts, headline, moments, recap, standings, verify_line
-from bot.render.status import seat_marks
+from bot.render.status import fairness_note, house_lines, seat_marks
 
 Layout = Literal["full", "overlay"]
 LAYOUTS: tuple[Layout, ...] = ("full", "overlay")
@@ -90,7 +90,10 @@ def build_view(game: Game, *, game_id: int, version: int, layout: Layout = "full
         "waiting": _waiting(state, names),
         "choice": _choice(state, names),
         "offers": offer_lines(state, names),
-        "fairness": fairness_lines(state),
+        # The footer: a short line (the commitment's first digits), the whole commitment
+        # one tap away for whoever checks the game.
+        "fairness": [*house_lines(state), fairness_note(state)] if state.commitment else [],
+        "commitment": state.commitment,
         "recap": _recap(game, names) if ended else None,
     }
     if layout == "full":
@@ -201,10 +204,7 @@ def _roll(roll: Roll, names: Names) -> JSON:
         "number": None if deck else names.band(roll),
         "entry": roll["entry"]["name"],
         "text": roll["text"],
-        "inline": [
-            f"{d['expr']} [{', '.join(map(str, d['faces']))}] = {d['total']}"
-            for d in roll["inline"]
-        ],
+        "inline": inline_lines(roll, names),  # each named by what it was for
         "ignored": roll["ignored"],
         "reason": roll["reason"],
         # A result that names a real card shows its picture (Scryfall's, fetched by the

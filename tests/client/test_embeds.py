@@ -41,6 +41,7 @@ from bot.engine import (
     RollChaos,
     Ruleset,
 )
+from bot.engine.house import HouseRules
 from bot.render import Names, render_lines
 from bot.render.cards import card_page_url
 from bot.tables import find_ruleset
@@ -106,20 +107,62 @@ def assert_within_limits(embeds: list[discord.Embed]) -> None:
 # Results
 
 
-def test_a_roll_shows_its_dice_faces_list_and_entry_number() -> None:
-    game = started(bundled("classic"))
+def test_a_roll_is_titled_by_its_entry_under_who_rolled_and_its_line_has_the_dice() -> None:
+    rules = ruleset(fixed("chaos", entry("calm", "Calm", text="Nothing happens.")))
+    game = started(rules)
     events = chaos(game)
     roll = next(e for e in events if e["type"] == "roll")
     embeds = result_embeds(events, game)
-    description = as_dict(embeds[0])["description"]
-    faces = ", ".join(map(str, roll["dice"]))
-    assert f"[{faces}] = {roll['result']}" in description
-    assert f"#{roll['result']} {roll['entry']['name']}" in description
-    assert as_dict(embeds[0])["title"] == f"Chaos List #{roll['result']} · {roll['entry']['name']}"
+    embed = as_dict(embeds[0])
+    faces_read = ", ".join(map(str, roll["dice"]))
+    assert embed["title"] == "Calm"
+    assert embed["author"]["name"] == "Ann rolls chaos"
+    # The body's first line is the list, the dice and the number: not the title again.
+    first = embed["description"].splitlines()[0]
+    assert first == f"chaos d2 [{faces_read}] = {roll['result']} → #1-2"
+    assert "Calm" not in embed["description"]
+    assert "Ann" not in embed["description"]
+    assert "Nothing happens." in embed["description"]
     assert_within_limits(embeds)
 
 
-def test_a_nested_multi_roll_is_a_tree_and_an_ignored_roll_says_why() -> None:
+def test_a_nested_roll_is_titled_by_what_it_came_to() -> None:
+    game = started(bundled("classic"))
+    for seed in range(400):
+        game = started(bundled("classic"), seed=seed)
+        events = chaos(game)
+        top = next(e for e in events if e["type"] == "roll")
+        subs = [e for e in events if e["type"] == "roll" and e["parent"] == top["id"]]
+        if len(subs) == 1 and not subs[0]["ignored"]:
+            break
+    else:
+        raise AssertionError("no seed gave one sub-roll")
+    embed = as_dict(result_embeds(events, game)[0])
+    chain = [top["entry"]["name"], subs[0]["entry"]["name"]]
+    assert embed["title"].startswith(plain(" → ".join(chain)))
+    # The sub-roll keeps its name, first, on its step.
+    assert re.search(rf"^↳ 1 · {re.escape(plain(chain[1]))} — ", embed["description"], re.M)
+
+
+def test_several_sub_rolls_are_counted_in_the_title_and_are_steps_not_a_tree() -> None:
+    rules = ruleset(
+        fixed("chaos", entry("twice", "Roll twice", kind=Kind.MULTI, multi=times(2, "calm"))),
+        fixed("calm", entry("calm", "Calm", text="Nothing happens.")),
+    )
+    game = started(rules)
+    embed = as_dict(result_embeds(chaos(game), game)[0])
+    assert embed["title"] == "Roll twice → 2 rolls"
+    lines = embed["description"].splitlines()
+    steps = [line for line in lines if line.startswith("↳ ")]
+    assert [step.split(" · ")[0] for step in steps] == ["↳ 1/2", "↳ 2/2"]
+    assert all(step.split(" · ")[1].startswith("Calm — calm d2 [") for step in steps)
+    # Nothing that only lines up in a fixed-width font: no box drawing, and the text under
+    # a step is indented by an em space, which Discord keeps.
+    assert not set("│├└─") & set(embed["description"])
+    assert lines.count("\u2003Nothing happens.") == 2
+
+
+def test_a_nested_multi_roll_is_in_steps_and_an_ignored_roll_says_why() -> None:
     rules = ruleset(
         faces(
             "chaos",
@@ -131,10 +174,11 @@ def test_a_nested_multi_roll_is_a_tree_and_an_ignored_roll_says_why() -> None:
     )
     game, events = first_roll(rules, lambda batch: any(e.get("ignored") for e in batch))
     ignored = next(e for e in events if e["type"] == "roll" and e["ignored"])
-    description = as_dict(result_embeds(events, game)[0])["description"]
-    assert "├─" in description
-    assert "└─" in description
-    assert f"✗ ignored: {ignored['reason']}" in description
+    embed = as_dict(result_embeds(events, game)[0])
+    assert "↳ 1/2 · " in embed["description"]
+    assert "↳ 2/2 · " in embed["description"]
+    assert f"✗ ignored: {ignored['reason']}" in embed["description"]
+    assert ignored["entry"]["name"] not in embed["title"].split(" → ")[1:]
 
 
 def test_a_real_card_links_to_scryfall() -> None:
@@ -184,7 +228,8 @@ def test_a_result_without_a_roll_is_titled_by_its_action_and_grey() -> None:
     game = started(bundled("classic"))
     chaos(game)
     embed = as_dict(result_embeds(game.act(NextTurn(actor="ann")), game)[0])
-    assert embed["title"] == "Ann: turn next"
+    assert embed["title"] == "Turn 2 — Bob"
+    assert "author" not in embed
     assert embed["color"] == NEUTRAL_COLOUR.value
     assert "Turn 2 — Bob" in embed["description"]
 
@@ -200,11 +245,14 @@ def test_a_title_can_be_given() -> None:
 def test_table_and_player_text_cannot_become_markdown() -> None:
     rules = ruleset(fixed("chaos", entry("x", "Double *or* nothing", text="Deal 2*X_1 damage.")))
     game = Game.start(rules, seed=1, host="ann", name="__Ann__")
+    joined = as_dict(result_embeds(game.act(Join(actor="bob", player_name="**Bob**")), game)[0])
+    assert joined["title"] == r"\*\*Bob\*\* joined"
     game.act(Begin(actor="ann"))
-    description = as_dict(result_embeds(chaos(game), game)[0])["description"]
-    assert r"Double \*or\* nothing" in description
-    assert r"Deal 2\*X\_1 damage." in description
-    assert r"\_\_Ann\_\_ rolls" in description
+    embed = as_dict(result_embeds(chaos(game), game)[0])
+    assert embed["title"] == r"Double \*or\* nothing"
+    # Discord shows an author's name as it is, markdown and all: a backslash would show.
+    assert embed["author"]["name"] == "__Ann__ rolls chaos"
+    assert r"Deal 2\*X\_1 damage." in embed["description"]
 
 
 def test_table_text_is_left_for_discord_to_wrap() -> None:
@@ -325,10 +373,14 @@ def test_the_board_shows_seats_in_order_with_the_active_player_and_life() -> Non
     assert rows[0].lstrip().startswith("▶ Cy")
     assert all("20 life" in row for row in rows)
     assert "[host]" in rows[1]
-    assert embed["footer"]["text"] == "Classic Chaos · turn 1"
-    assert "still to make" in embed["description"]
+    commitment = game.state.commitment
+    assert commitment is not None
+    assert embed["footer"]["text"].startswith(
+        f"Classic Chaos · turn 1 · Seed commitment {commitment[:16]}…"
+    )
+    assert embed["description"].startswith("**Cy's turn — roll chaos**")
     chaos(game)
-    assert "chaos is done" in as_dict(board_embed(game))["description"]
+    assert as_dict(board_embed(game))["description"].startswith("**Cy's turn — chaos done**")
 
 
 def test_the_board_shows_no_life_when_it_isnt_tracked() -> None:
@@ -381,7 +433,7 @@ def test_the_board_shows_the_middle_with_card_links(name: str, zone: str) -> Non
 
 def test_a_classic_board_has_no_middle_and_names_its_chaos_list() -> None:
     embed = as_dict(board_embed(started(bundled("classic"))))
-    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)", "In play", "Fairness"]
+    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)", "In play"]
     assert "Chaos roll on: Chaos List" in embed["description"]
     assert embed["color"] == BOARD_COLOUR.value
 
@@ -412,34 +464,40 @@ def test_the_lobby_board_lists_who_is_at_the_table() -> None:
     embed = as_dict(board_embed(game))
     assert "waiting to begin" in embed["description"]
     assert "Ann (host), Bob" in embed["description"]
-    assert embed["footer"]["text"] == "Chaos Lists A–F · lobby"
+    assert embed["footer"]["text"].startswith("Chaos Lists A–F · lobby · Seed commitment ")
 
 
 def test_the_ended_board_says_so_and_nobody_has_the_turn() -> None:
     game = started(bundled("deck"))
     game.act(End(actor="ann"))
     embed = as_dict(board_embed(game))
-    assert embed["description"].startswith("**The game is over after 1 turns.")
+    assert embed["description"] == "**Game over after 1 turn**"  # no house rules: no line
     assert embed["color"] == NEUTRAL_COLOUR.value
     assert not any("▶" in row for row in seat_rows(embed))
-    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)", "Fairness"]
+    assert [f["name"] for f in embed["fields"]] == ["Seats (play goes →)"]
 
 
-def test_the_board_shows_the_commitment_and_the_seed_only_once_the_game_is_over() -> None:
+def test_the_board_shows_the_commitment_in_its_footer_and_the_seed_once_the_game_is_over() -> None:
     game = Game.start(bundled("classic"), seed=41, host="ann", name="Ann", salt="pepper")
     game.act(Join(actor="bob", player_name="Bob"))
-    lobby = as_dict(board_embed(game))["description"]
-    assert f"Seed commitment (SHA-256): {game.state.commitment}" in lobby
+    commitment = game.state.commitment
+    assert commitment is not None
+    short = f"Seed commitment {commitment[:16]}…"  # what /game verify needs at the least
+    named = "the seed was named, not drawn: whoever named it can work out every roll"
+    lobby = as_dict(board_embed(game))
+    assert commitment[:16] not in lobby["description"]
+    assert lobby["footer"]["text"] == f"Classic Chaos · lobby · {short} · {named}"
     game.act(Begin(actor="ann"))
-    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert fields["Fairness"] == (
-        f"Seed commitment (SHA-256): {game.state.commitment}\n"
-        "This game's seed was named when it started (\\`seed:\\`), not drawn: whoever named it can"
-        " work out every roll."
-    )
+    board = as_dict(board_embed(game))
+    assert "Fairness" not in [f["name"] for f in board["fields"]]
+    assert commitment[:16] not in str(board["fields"]) + board["description"]
+    assert board["footer"]["text"] == f"Classic Chaos · turn 1 · {short} · {named}"
+    # The whole commitment is on the start message, for whoever checks the game afterwards.
+    start = as_dict(result_embeds(game.events[:2], game)[0])
+    assert f"Seed commitment (SHA-256): {commitment}" in start["description"]
     game.act(End(actor="ann"))
-    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert fields["Fairness"].endswith("Revealed: seed 41, salt pepper.")
+    ended = as_dict(board_embed(game))
+    assert ended["footer"]["text"] == f"Classic Chaos · turn 1 · {short} · revealed: seed 41"
 
 
 def test_a_drawn_seed_is_not_called_named() -> None:
@@ -447,8 +505,20 @@ def test_a_drawn_seed_is_not_called_named() -> None:
     game = Game.start(bundled("classic"), seed=drawn, host="ann", name="Ann", salt="pepper")
     game.act(Join(actor="bob", player_name="Bob"))
     game.act(Begin(actor="ann"))
-    fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
-    assert fields["Fairness"] == f"Seed commitment (SHA-256): {game.state.commitment}"
+    commitment = game.state.commitment
+    assert commitment is not None
+    footer = as_dict(board_embed(game))["footer"]["text"]
+    assert footer == f"Classic Chaos · turn 1 · Seed commitment {commitment[:16]}…"
+
+
+def test_house_rules_are_under_the_headline() -> None:
+    house = HouseRules(chaos_from=2)
+    game = Game.start(bundled("classic"), seed=3, host="ann", name="Ann", house=house)
+    game.act(Join(actor="bob", player_name="Bob"))
+    assert "House rules: " in as_dict(board_embed(game))["description"]
+    game.act(Begin(actor="ann"))
+    description = as_dict(board_embed(game))["description"]
+    assert description.splitlines()[1] == "House rules: chaos starts in round 2."
 
 
 def test_a_board_is_built_for_every_state_of_real_games() -> None:
@@ -481,3 +551,24 @@ def test_two_masked_links_in_one_name_are_both_broken() -> None:
         "\\# big\n\\> quote\n\\- item\n2\\. item\n\\-# small"
     )
     assert plain("d20×d10 [11, 7] = 117") == "d20×d10 [11, 7] = 117"
+
+
+def test_the_body_doesnt_say_again_what_the_title_says() -> None:
+    game = started(bundled("deck"))
+    for _ in range(40):  # turns until a split card asks for a half
+        chaos(game)
+        if (pending := game.state.pending) is not None and pending.kind == "half":
+            break
+        game.act(NextTurn(actor=game.state.active or "ann", referee=True, override=True))
+    else:
+        raise AssertionError("no split card in 40 turns")
+    half = pending.options[0][1]
+    embed = as_dict(
+        result_embeds(game.act(Choose(actor=pending.player, option=pending.options[0][0])), game)[0]
+    )
+    assert embed["author"]["name"] == f"{game.state.players[pending.player].name} chooses {half}"
+    said = f"{game.state.players[pending.player].name} chooses {half}."
+    assert said not in embed["description"].splitlines()
+    # A log keeps every line: its title is not what any line says.
+    log = as_dict(result_embeds(game.events[-6:], game, title="The log", actions=True)[0])
+    assert f"chooses {half}." in log["description"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+from pathlib import Path
 
 import pytest
 
-from bot.client.oneatatime import OneAtATime
+from bot.client.oneatatime import LOOK, OneAtATime
 
 
 class Counter:
@@ -84,3 +86,54 @@ def test_a_command_cancelled_while_waiting_never_runs_and_leaves_nothing() -> No
         assert turns.keys == 0
 
     asyncio.run(run())
+
+
+def test_a_told_answer_starts_the_next_command_without_waiting_for_a_look() -> None:
+    """The answer's signal ends the turn at once; the look every LOOK seconds is only for
+    answers nobody told of (`answered` stays false here, so only the signal can end it)."""
+
+    async def run() -> tuple[float, int]:
+        turns, counter = OneAtATime(hold=5.0), Counter()
+        loop = asyncio.get_running_loop()
+        told: asyncio.Future[None] = loop.create_future()
+        slow = asyncio.ensure_future(turns.run(1, counter.work("slow", 1.0), told=told))
+        await asyncio.sleep(0.01)
+        loop.call_later(0.002, told.set_result, None)
+        started = loop.time()
+        await turns.run(1, counter.work("next"))
+        waited = loop.time() - started
+        most = counter.most
+        await slow
+        return waited, most
+
+    waited, most = asyncio.run(run())
+    assert most == 2  # the slow one was still running
+    assert waited < LOOK / 2  # told, not seen at the next look
+
+
+def test_every_first_answer_in_the_bot_says_it_was_sent() -> None:
+    """Each function that answers an interaction itself (``interaction.response.X(...)``)
+    calls ``answered(interaction)``: otherwise the member's next command waits up to LOOK
+    seconds for the look that finds it (bot.client.oneatatime)."""
+    answering = {"send_message", "defer", "edit_message", "send_modal"}
+    missing, found = [], 0
+    for path in [*Path("bot").rglob("*.py"), *Path("cogs").rglob("*.py")]:
+        tree = ast.parse(path.read_text(), str(path))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.AsyncFunctionDef | ast.FunctionDef):
+                continue
+            calls = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
+            answers = [
+                c
+                for c in calls
+                if isinstance(c.func, ast.Attribute)
+                and c.func.attr in answering
+                and isinstance(c.func.value, ast.Attribute)
+                and c.func.value.attr == "response"
+            ]
+            says = any(isinstance(c.func, ast.Name) and c.func.id == "answered" for c in calls)
+            found += len(answers)
+            if answers and not says:
+                missing.append(f"{path}:{function.lineno} {function.name}")
+    assert found >= 8  # the scan sees the answers it is about
+    assert not missing, missing

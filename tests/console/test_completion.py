@@ -58,6 +58,8 @@ VALUES = {
     "house deny": "chaos 1",
     "house allow": "chaos 1",
     "house repeats": "never",
+    "house exclude": "slow",
+    "house include": "slow",
 }
 
 

@@ -56,7 +56,7 @@ def test_a_random_chaos_list_is_picked_and_rolled_on(tmp_path: Path) -> None:
     match = re.search(
         r"^Ann rolls Chaos List F d2 \[\d\] = \d → #\d Wheel of Chaos\n"
         r"│  Go to a random Chaos List\.\n"
-        r"│  dice: list=1d6 \[(\d)\] = \d\n"
+        r"│  Which list: 1d6 \[(\d)\] = \d\n"
         r"└─ Chaos List ([A-F]) d2 \[\d\] = \d → ",
         stdout,
         re.MULTILINE,

@@ -131,6 +131,7 @@ COMMANDS = [
     "table validate /dev/zero", "table validate .", "house show", "house chaos_from 2 next game",
     "house chaos_from 1 next game", "house deny chaos 12 next game", "house allow chaos 12",
     "house deny wacky Fog next game", "house repeats never next game", "house repeats allowed",
+    "house exclude swingy next game", "house include swingy", "house exclude slow",
 ]  # fmt: skip
 # Files written by `game export` stay in the test's folder: these names are never mutated.
 EXPORTS = ["game export", "game export log.jsonl", "game export log\x00x", "game export .."]

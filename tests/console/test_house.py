@@ -43,7 +43,7 @@ def test_chaos_from_round_two_at_the_console(tmp_path: Path) -> None:
         r"Saved\. Games started from now on play by them\.",
         r"Chaos from round: 2\. No chaos roll or card is made, owed or offered before round 2;.*",
         r"Ann opens a classic game \(seed 5, 20 life, house rules: chaos starts in round 2\)\.",
-        r"Classic Chaos · turn 1 — Ann's turn; no chaos before round 2: `turn next` when done\.",
+        r"Classic Chaos · turn 1 · Ann's turn — no chaos before round 2 \(`turn next`\)\.",
         r"Chaos starts in round 2 \(a house rule\); this is round 1: no chaos roll yet\.",
         r"House rules: chaos starts in round 2\.",
         r"> chaos roll",
@@ -97,7 +97,7 @@ def test_the_house_rules_doc_transcripts_are_what_the_console_prints(tmp_path: P
             r"```text\n\$ chaos-referee play (?P<args>[^\n]*)\n(?P<body>.*?)\n```", text, re.S
         )
     )
-    assert len(blocks) == 3, "docs/house-rules.md shows chaos from round N, the deny-list, a veto"
+    assert len(blocks) == 4, "docs/house-rules.md shows chaos from round N, deny, exclude, veto"
     for n, found in enumerate(blocks):
         typed: list[str] = []
         shown: list[str] = []

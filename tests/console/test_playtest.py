@@ -23,8 +23,8 @@ def test_a_table_where_everyone_stepped_away_is_told_to_come_back_not_to_pass(
     assert_in_order(
         stdout,
         r"> game status",
-        r".*turn 1 — Ann's turn, but they've left the table: everyone has stepped away, so"
-        r" `player back` comes first\.",
+        r".* · turn 1 · Ann's turn, but they've left the table — everyone has stepped away, so"
+        r" someone must come back first \(`player back`\)\.",
         r"> turn next",
         r"! Ann is away: the one thing a player who is away can do is come back \(`player back`\)",
         r"> as Ann: player back",
@@ -46,8 +46,8 @@ def test_a_turn_whose_player_left_says_anyone_may_pass_it(tmp_path: Path) -> Non
     assert_in_order(
         stdout,
         r"> game status",
-        r".*turn 2 — Bob's turn, but they've left the table: anyone at the table moves on with"
-        r" `turn next`\.",
+        r".* · turn 2 · Bob's turn, but they've left the table — anyone at the table may move on"
+        r" \(`turn next`\)\.",
         r"> as Cy: turn next",
         r"── Turn 3 — Cy ──",
     )
@@ -74,8 +74,8 @@ def test_an_away_spiting_player_is_told_to_come_back_before_the_turn_moves_on(
         r"> chaos roll",
         r"! reveal the face-down chaos card first \(`chaos reveal`\)",
         r"> game status",
-        r".*turn 2 — Bob's turn, but they've left the table: `turn next` moves on once Bob comes"
-        r" back \(`player back`\) and chooses\.",
+        r".* · turn 2 · Bob's turn, but they've left the table — it moves on once Bob comes back"
+        r" and chooses \(`player back`\)\.",
         r"> turn next",
         r"! Bob must choose first \(.*\): they're away, so `player back` comes first",
         r"> as Bob: player back",

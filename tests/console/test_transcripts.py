@@ -125,7 +125,7 @@ def test_classic_transcript(tmp_path: Path) -> None:
         r"> turn next override",
         r"── Turn 3 — Cy ──",
         r"> game status",
-        r"Classic Chaos · turn 3 — Cy's turn; this turn's chaos roll is still to make: .+",
+        r"Classic Chaos · turn 3 · Cy's turn — roll chaos \(`chaos roll`\)\.",
         r" ▶ Cy +20 life",
         r"> rules spite",
         r"The Spite Roll \(spite-roll\)",
@@ -178,7 +178,7 @@ def test_lists_transcript_started_by_commands(tmp_path: Path) -> None:
         r"── Turn 2 — Bob ──",
         r"Cy steps away and misses their next turn\.",
         r"Bob rolls List [AB] d8×d10 .+",
-        r"Chaos Lists A–F · turn 2 — Bob's turn; this turn's chaos is done\.",
+        r"Chaos Lists A–F · turn 2 · Bob's turn — chaos done \(`turn next`\)\.",
         r"   Cy +20 life  \[away \(1 turn\)\]",
         r"Current list: List [AB]",
         r"The middle world:",
@@ -291,7 +291,7 @@ def test_a_second_process_resumes_the_game(tmp_path: Path) -> None:
     assert_in_order(
         second,
         r"Resuming the game at table 'club'\.",
-        r"Classic Chaos · turn 2 — Bob's turn; this turn's chaos is done\.",
+        r"Classic Chaos · turn 2 · Bob's turn — chaos done \(`turn next`\)\.",
         r"> turn next",
         r"── Turn 3 — Ann ──",
     )
@@ -299,7 +299,7 @@ def test_a_second_process_resumes_the_game(tmp_path: Path) -> None:
 
     third = play(tmp_path, "--game", "club", "--players", "Cy,Dee", stdin="game status\n")
     assert third.startswith("Resuming the game at table 'club' (--players is ignored).\n")
-    assert_in_order(third, r"Classic Chaos · turn 3 — Ann's turn; .+")
+    assert_in_order(third, r"Classic Chaos · turn 3 · Ann's turn — .+")
 
     other = play(tmp_path, "--game", "other", stdin="game status\n")
     assert other.startswith("No game at table 'other' yet.")
@@ -382,7 +382,7 @@ def test_json_mode_writes_one_object_per_line_and_survives_bad_lines(tmp_path: P
     assert set(rolls[0]) >= {"id", "turn", "player", "table", "dice", "result", "entry", "depth"}
     status = next(o for o in objects if o["type"] == "reply")
     assert status["command"] == "game status"
-    assert "turn 2 — Bob's turn" in status["text"]
+    assert "turn 2 · Bob's turn — roll chaos" in status["text"]
     # Every object says which line it answers (0: starting the game), and every line read has
     # an answer: the blank line and `quit` an "ok". `quit` ended the session before line 11.
     by_line = [o["line"] for o in objects]

@@ -178,6 +178,7 @@ def text_of(body: JSON) -> str:
     data = body.get("data") or body
     parts = [data.get("content") or ""]
     for embed in data.get("embeds") or []:
+        parts.append((embed.get("author") or {}).get("name") or "")
         parts += [embed.get("title") or "", embed.get("description") or ""]
         parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields") or []]
         parts.append((embed.get("footer") or {}).get("text") or "")

@@ -33,7 +33,9 @@ async def test_the_board_is_posted_once_and_edited_after_every_action(fake_disco
         await t.slash("game start", {"ruleset": "classic"}, user=owner)
         board = await board_of(t)
         board_id = board["id"]
-        assert board["embeds"][0]["footer"]["text"].endswith("lobby · game 1")
+        footer = board["embeds"][0]["footer"]["text"]
+        assert footer.startswith("Classic Chaos · lobby · Seed commitment ")
+        assert footer.endswith("every roll · game 1")
         assert labels(board) == ["Join", "Begin"]
         assert len(posts(t)) == 1
 
@@ -102,7 +104,7 @@ async def test_a_finished_games_board_has_no_buttons(fake_discord, tmp_path):
         board = await board_of(t)
         assert board["id"] == board_id
         assert components(board) == []
-        assert "game is over" in text_of(board).lower()
+        assert "**Game over after 1 turn**" in text_of(board)
 
 
 @aio

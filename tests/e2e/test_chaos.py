@@ -26,11 +26,14 @@ async def test_roll_shows_the_dice_the_list_and_the_entry(fake_discord, tmp_path
 
         assert not is_ephemeral(body)
         game = (await t.current()).game
-        roll = rolls(game, table="chaos")[-1]
+        roll = next(r for r in rolls(game) if r["parent"] is None and r["table"] == "chaos")
         tens, units = roll["dice"]
-        assert embed(body)["title"].startswith(f"Chaos List #{roll['result']} · ")
-        assert roll["entry"]["name"] in embed(body)["title"]
-        assert f"[{tens}, {units}] = {roll['result']}" in text_of(body)
+        assert embed(body)["author"]["name"] == "owner rolls chaos"
+        assert embed(body)["title"].startswith(roll["entry"]["name"])
+        # The body's first line: the list, the dice, the number; not the title again.
+        assert embed(body)["description"].splitlines()[0] == (
+            f"Chaos List d20×d10 [{tens}, {units}] = {roll['result']} → #{roll['result']}"
+        )
         assert game.state.rolled
         assert labels(body)[-1] == "Next turn"
 
@@ -82,7 +85,9 @@ async def test_roll_on_a_named_list_leaves_the_turns_roll_to_make(fake_discord, 
         game = (await t.current()).game
         roll = rolls(game)[-1]
         assert roll["table"] == "wacky"
-        assert embed(body)["title"].startswith(f"WackyLand #{roll['result']} · ")
+        assert embed(body)["author"]["name"] == "owner rolls on WackyLand"
+        assert embed(body)["title"].startswith(roll["entry"]["name"])
+        assert f"WackyLand 2d10 [{roll['dice'][0]}, {roll['dice'][1]}]" in text_of(body)
         assert not game.state.rolled  # a named roll isn't the turn's chaos roll
         assert "Roll chaos" in labels(body)
 
@@ -181,9 +186,9 @@ async def test_global_in_lists_replaces_the_global(fake_discord, tmp_path):
 
         game = (await t.current()).game
         roll = [r for r in rolls(game, table="global") if r["parent"] is None][-1]
-        title = embed(body)["title"]
-        assert title.startswith("Global #")
-        assert title.endswith(roll["entry"]["name"])
+        assert embed(body)["author"]["name"] == "owner rolls a new Global"
+        assert embed(body)["title"].startswith(roll["entry"]["name"])
+        assert embed(body)["description"].startswith("Global d12×d10 [")
         now = [e for e in game.state.effects.values() if e.kind == "global"]
         assert len(now) == 1
         assert [e.id for e in before] != [e.id for e in now]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import actions as a
-from tests.e2e.table import Table, is_ephemeral, seed_where, text_of
+from tests.e2e.table import Table, embed, is_ephemeral, seed_where, text_of
 from tests.fakediscord.plugin import aio
 
 
@@ -137,7 +137,8 @@ async def test_a_roll_shows_its_entry_as_hash_and_its_effect_as_e(fake_discord, 
         )
         label = game.ruleset.tables["chaos"].band(roll["result"]).label
         text = text_of(rolled).replace("\\", "")
-        assert f"#{label} {roll['entry']['name']}" in text
+        assert f"→ #{label}\n" in text  # the entry's number on its list; its name is the title
+        assert embed(rolled)["title"] == roll["entry"]["name"]
         assert f"E{effect.id} {effect.name} (effect, owner's) lasts" in text
         assert f"#{effect.id} {effect.name}" not in text  # the old, ambiguous form is gone
 

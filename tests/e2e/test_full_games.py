@@ -188,6 +188,6 @@ async def test_a_whole_game_through_discord(
         assert board.game_id == stored.record.id
         shown = fake_discord.messages[board.message]
         assert components(shown) == []
-        assert "the game is over" in text_of(shown).lower(), text_of(shown)
+        assert "**Game over after " in text_of(shown), text_of(shown)
         assert f"turn {turn}" in text_of(shown)
         assert len([m for m in fake_discord.channel_messages() if m is shown]) == 1

@@ -127,7 +127,7 @@ async def test_leaving_a_game_in_progress_concedes(fake_discord, tmp_path):
         assert labels(last) == []
         final = await t.slash("game status", user=owner)  # the finished game's board
         assert not is_ephemeral(final)
-        assert "The game is over" in text_of(final)
+        assert "**Game over after " in text_of(final)
         assert labels(final) == []
 
 
@@ -188,7 +188,7 @@ async def test_only_the_host_or_a_referee_begins_or_ends(fake_discord, tmp_path)
         assert "Game over: ended by a referee." in text_of(ended)
         assert manager["id"] not in text_of(ended)
         final = await t.slash("game status", user=player)
-        assert "The game is over" in text_of(final)
+        assert "**Game over after " in text_of(final)
         assert labels(final) == []
 
 

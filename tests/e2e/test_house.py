@@ -168,7 +168,11 @@ async def test_a_veto_vote_with_buttons_through_discord(
         second = await t.press("Veto (0/2)", user=guest, message=result)
         said = text_of(second)
         assert "R3 Graveyard Bonfire is vetoed by" in said
-        assert "#18 Someone You Know (rolled again: R3 was vetoed)" in said
+        # Announced as the veto, titled with what the roll made again came to.
+        [embed] = second["data"]["embeds"]
+        assert embed["author"]["name"] == "R3 Graveyard Bonfire is vetoed — owner rolls again"
+        assert embed["title"] == "Someone You Know → Your playgroup's comeback kid"
+        assert "= 18 → #18 (rolled again: R3 was vetoed)" in said
         assert labels(second) == ["Next turn"]  # one veto a turn: no more Veto button
         board = await board_of(t)
         assert not [label for label in labels(board) if label.startswith("Veto")]

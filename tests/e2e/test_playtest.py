@@ -25,7 +25,10 @@ async def test_a_table_where_everyone_stepped_away_is_told_to_come_back(fake_dis
         await t.slash("player away", user=player)
         await t.slash("player away", user=owner)
         board = await board_of(t)
-        assert "everyone has stepped away, so `/player back` comes first" in text_of(board)
+        assert (
+            "**owner's turn, but they've left the table — everyone has stepped away, so someone"
+            " must come back first**"
+        ) in text_of(board)
         assert labels(board) == []  # Next turn would be refused to everyone, referees too
         referee = await t.slash("turn next", user=t.fake.referee)
         refused(referee, "everyone left is away", "`/player back`")

@@ -290,7 +290,8 @@ async def test_slow_work_is_deferred_in_time_and_answered_by_a_followup(
         assert followup.status == 200
         message = followup.json
         assert not (message.get("flags") or 0) & 64
-        assert "rolls Chaos List" in text_of(message)
+        assert "owner rolls chaos\n" in text_of(message)
+        assert "\nChaos List d20×d10 [" in text_of(message)
         assert [c["label"] for c in components(message)] == ["Next turn"]
         assert (await t.current()).game.state.rolled
         await t.settle()

@@ -66,7 +66,7 @@ async def test_a_board_edit_refused_with_a_proxy_429_is_sent_again(
         await t.settle()
         edits = fake.calls_to(f"PATCH /channels/*/messages/{board.message}")
         assert [c.status for c in edits][-2:] == [429, 200]
-        assert "chaos is done" in text_of(fake.messages[board.message])
+        assert "— chaos done" in text_of(fake.messages[board.message])
 
 
 @aio

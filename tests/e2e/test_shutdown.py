@@ -29,5 +29,6 @@ async def test_a_roll_in_flight_is_answered_before_the_bot_stops(
             assert not stopping.done()  # waiting for the roll, not gone without answering
         _, answer = await sending
         await stopping
-        assert "rolls Chaos List" in text_of(answer)
+        assert "owner rolls chaos\n" in text_of(answer)
+        assert "\nChaos List d20×d10 [" in text_of(answer)
         assert (await t.current()).version == version + 1

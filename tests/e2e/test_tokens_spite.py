@@ -137,7 +137,8 @@ async def test_classic_spite_roll_without_life_gain_puts_the_player_out(fake_dis
         text = text_of(body)
         assert "player would lose, and gets a spite: one roll on the Chaos List" in text
         assert "player has had their spite" in text
-        assert "player rolls Chaos List" in text
+        assert embed(body)["author"]["name"] == "player gets a spite"
+        assert "\nChaos List d20×d10 [" in text
         assert labels(body) == []  # the game is over: nothing more to press
         events = await log_of(t)
         assert [e["player"] for e in events if e["type"] == "player_out"] == [player["id"]]
@@ -171,7 +172,9 @@ async def test_lists_spite_rolls_on_the_spite_list(fake_discord, tmp_path):
         game = (await t.current()).game
         assert rolls(game, player=guest["id"])[0]["table"] == "spite"
         assert game.state.players[guest["id"]].status is Status.OUT
-        assert embed(body)["title"].startswith("Spite #")
+        spite = rolls(game, player=guest["id"])[0]
+        assert embed(body)["author"]["name"] == "guest2 gets a spite"
+        assert embed(body)["title"].startswith(spite["entry"]["name"])
 
 
 @aio

@@ -4,6 +4,7 @@ the seed revealed at the end, and anyone checking an uploaded export."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,23 +31,25 @@ async def verify(t: Table, data: bytes, options: JSON | None = None) -> JSON:
 
 
 async def finished(t: Table) -> tuple[str, bytes]:
-    """A short game played and ended here; its commitment as the board showed it, and its
-    export as a plain player gets it once the game is over."""
+    """A short game played and ended here; its commitment as the start message showed it (the
+    board's footer shows its first 16 digits), and its export as a plain player gets it once
+    the game is over."""
     await t.game("classic", players=2)
     start = text_of(t.answers[0])  # the start message
-    board = await board_of(t)
-    fields = board["embeds"][0]["fields"]
-    fairness = next(f["value"] for f in fields if f["name"] == "Fairness")
-    shown = fairness.splitlines()[0]  # (then: this small test seed counts as a named one)
-    assert shown.split()[-1] in start  # the same commitment on the start message and board
+    found = re.search(r"Seed commitment \(SHA-256\): ([0-9a-f]{64})", start)
+    assert found, start
+    shown = found[1]
+    board = (await board_of(t))["embeds"][0]
+    assert f"Seed commitment {shown[:16]}…" in board["footer"]["text"]
+    assert shown[:16] not in str(board["fields"])  # not beside the seats, every turn
     state = (await t.current()).game.state
     assert state.salt not in start  # the salt, like the seed, waits for the end
-    assert state.salt not in shown
+    assert state.salt not in board["footer"]["text"]
     for user in (t.fake.owner, t.fake.player):
         await t.slash("chaos roll", user=user)
         await t.slash("turn next", user=user)
     await t.slash("game end", user=t.fake.owner)
-    return shown.split()[-1], await export_of(t, t.fake.player)
+    return shown, await export_of(t, t.fake.player)
 
 
 @aio

@@ -206,6 +206,7 @@ HOUSES = {
     "deny and no repeats": ("classic", HouseRules(deny=DENIED, repeats="never")),
     "veto (classic)": ("classic", HouseRules(veto=True)),
     "veto (lists)": ("lists", HouseRules(veto=True)),
+    "veto, creature excluded (lists)": ("lists", HouseRules(veto=True, exclude=("creature",))),
 }
 OTHER_HOUSES = [
     None,
@@ -221,6 +222,9 @@ OTHER_HOUSES = [
     {"veto": True},
     {"veto": False},
     {"veto": True, "repeats": "never"},
+    {"veto": True, "exclude": ["creature"]},
+    {"veto": True, "exclude": ["slow"]},
+    {"exclude": ["creature"]},
 ]
 
 
@@ -238,6 +242,8 @@ def test_a_house_rule_changed_in_an_export_fails_verify(case: str) -> None:
         assert {"denied", "repeat"} <= kinds
     if house.veto:  # the game has vetoes in it
         assert "vetoed" in kinds
+    if house.exclude:  # and an entry left out
+        assert "denied" in kinds
     events = json.loads(json.dumps(original.events))
     for other in OTHER_HOUSES:
         if other == house.to_json():

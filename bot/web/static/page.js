@@ -63,7 +63,7 @@
     const img = picture(roll);
     if (img) parts.push(img);
     if (roll.text && !roll.ignored) parts.push(el("p", {class: "text"}, roll.text));
-    for (const dice of roll.inline || []) parts.push(el("p", {class: "dice"}, "dice: " + dice));
+    for (const dice of roll.inline || []) parts.push(el("p", {class: "dice"}, dice));
     if (roll.children && roll.children.length) {
       parts.push(el("ul", {class: "tree"}, ...roll.children.map((c) => el("li", {}, rollNode(c, false)))));
     }
@@ -219,7 +219,12 @@
     drawLog(view);
     drawRecap(view);
     fit();
-    fill("fairness", view.fairness.map((line) => el("p", {}, line)));
+    // The footer's short line, and the whole commitment one tap away (kept open if it was).
+    const opened = Boolean($("fairness").querySelector("details[open]"));
+    fill("fairness", view.fairness.map((line) => el("p", {}, line)).concat(view.commitment
+      ? [el("details", {class: "commitment", open: opened},
+          el("summary", {}, "The whole seed commitment"), el("code", {}, view.commitment))]
+      : []));
     document.title = (view.active ? view.active + " · " : "") + "Chaos Referee · live game";
     $("page").setAttribute("aria-busy", "false");
     // Tests and tools read which version is on screen.
