@@ -46,9 +46,9 @@ CONSOLE_NOTES = (
     " `turn extra|skip|reverse|seats`, `chaos global`, `chaos roll extra`, `chaos roll LIST` (on a"
     " list no result offered),"
     " `chaos undo` and `game end`.",
-    "Numbers: `#17` is an entry on a list (what the dice read); `E2` is an effect in play and"
-    " `M5` a card in the middle, which `effects end E2` and `middle play M5` take (`2` works"
-    " too).",
+    "Numbers: `#17` is an entry on a list (what the dice read). Effects are numbered E1, E2, …"
+    " and cards in the middle M1, M2, … in the order they came into the game, and keep their"
+    " number: `effects end E2` and `middle play M1` take them (`2` works too).",
 )
 
 

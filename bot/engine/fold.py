@@ -129,6 +129,7 @@ def apply(state: GameState, event: Event) -> None:
                 countered.outcomes = []
         case "effect_started":
             state.next_id = max(state.next_id, event["id"] + 1)
+            state.effect_numbers = _numbered(state.effect_numbers, event["id"])
             state.effects[event["id"]] = ActiveEffect(
                 id=event["id"],
                 name=event["name"],
@@ -141,6 +142,7 @@ def apply(state: GameState, event: Event) -> None:
                 started_turn=state.turn,
                 card=event.get("card"),
                 deck=event.get("deck"),
+                number=state.effect_numbers[event["id"]],
             )
             record_outcome(state.stack, event)
         case "effect_ended":
@@ -264,8 +266,13 @@ def apply(state: GameState, event: Event) -> None:
                 state.active = player.id
         case "middle_added":
             state.next_id = max(state.next_id, event["card"] + 1)
+            state.middle_numbers = _numbered(state.middle_numbers, event["card"])
             state.middle[event["card"]] = MiddleCard(
-                event["card"], event["name"], event["player"], event["turn"]
+                event["card"],
+                event["name"],
+                event["player"],
+                event["turn"],
+                number=state.middle_numbers[event["card"]],
             )
         case "middle_played":
             del state.middle[event["card"]]
@@ -291,6 +298,13 @@ def fold(events: Iterable[Event]) -> GameState:
         if not skipping:
             apply(state, event)
     return state
+
+
+def _numbered(numbers: dict[int, int], thing: int) -> dict[int, int]:
+    """`numbers` with `thing` numbered: the next number, unless it has one already."""
+    if thing in numbers:
+        return numbers
+    return {**numbers, thing: len(numbers) + 1}
 
 
 def _spiting(state: GameState, player: PlayerId) -> bool:

@@ -91,6 +91,7 @@ class MiddleCard:
     name: str
     player: PlayerId
     turn: int
+    number: int = 0  # how players count it (M1, M2, …): see GameState.middle_numbers
 
 
 @dataclass
@@ -129,6 +130,14 @@ class GameState:
     forced_list: str | None = None
     effects: dict[int, ActiveEffect] = field(default_factory=dict)
     next_id: int = 1
+    # The numbers players count effects and middle cards by (E1, E2, … and M1, M2, …), by id:
+    # each effect (or card) that came into the game gets the next number, and keeps it after
+    # it ends, so a number means one thing for the whole game. `next_id` can't serve: rolls,
+    # stack items and offers take ids from it too. Folded from the log like everything else
+    # (no event carries them), so games logged before them get them too; an undone action's
+    # numbers are free again, as its ids are. Replaced, never changed in place (like `given`).
+    effect_numbers: dict[int, int] = field(default_factory=dict)
+    middle_numbers: dict[int, int] = field(default_factory=dict)
     stack: list[StackItem] = field(default_factory=list)
     decks: dict[str, DeckState] = field(default_factory=dict)
     face_down: tuple[str, str, PlayerId, str] | None = None  # deck, card, controller, purpose
@@ -176,6 +185,15 @@ class GameState:
         self.next_id += 1
         return taken
 
+    def effect_named(self, effect: int, by_number: bool) -> int | None:
+        """The id of the effect an action names: by its number (E2), or by its id (a log from
+        before the numbers); None when no effect of this game has had that number."""
+        return _named(self.effect_numbers, effect) if by_number else effect
+
+    def card_named(self, card: int, by_number: bool) -> int | None:
+        """The id of the middle card an action names (as :meth:`effect_named`)."""
+        return _named(self.middle_numbers, card) if by_number else card
+
     def chaos_waits(self) -> bool:
         """Before the round chaos starts in (house rule ``chaos_from``): no chaos yet."""
         return self.round < self.house.chaos_from
@@ -207,6 +225,10 @@ class GameState:
                 return item
         # A log from before rolls said why they were made: its first roll after the start.
         return next((item for item in rolls if item.purpose is None), None)
+
+
+def _named(numbers: dict[int, int], number: int) -> int | None:
+    return next((thing for thing, given in numbers.items() if given == number), None)
 
 
 # dataclasses.replace walks the fields by name on every call; a state copy makes one per

@@ -267,7 +267,7 @@ def effect_lines(state: GameState, names: Names) -> list[str]:
             what = f"{names.player(effect.owner)}'s, {remaining(effect, names)}"
         else:
             what = "world enchantment" if effect.kind == "world" else "the Global"
-        lines.append(f"  {effect_ref(effect.id)} {effect.name} ({what})")
+        lines.append(f"  {effect_ref(effect.number)} {effect.name} ({what})")
         if effect.text:
             lines += wrap(effect.text, "      ")
     return lines
@@ -287,7 +287,7 @@ def middle_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         if ruleset.zone is ZonePolicy.MIDDLE and card.id not in state.middle_ready:
             ready = ", playable from next turn"
         came = f"from {names.player(card.player)}, turn {card.turn}{ready}"
-        lines.append(f"  {middle_ref(card.id)} {card.name} ({came})")
+        lines.append(f"  {middle_ref(card.number)} {card.name} ({came})")
     return lines
 
 
