@@ -90,8 +90,8 @@ def fairness_lines(state: GameState) -> list[str]:
 
 # Shown while the game goes on: the table can't see the seed, but must know someone can.
 NAMED_SEED = (
-    "This game's seed was named when it started (`seed:`), not drawn: whoever named it can work"
-    " out every roll."
+    "This game's seed was named when it started, not drawn: whoever named it can work out every"
+    " roll."
 )
 
 

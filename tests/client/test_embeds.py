@@ -434,8 +434,8 @@ def test_the_board_shows_the_commitment_and_the_seed_only_once_the_game_is_over(
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
     assert fields["Fairness"] == (
         f"Seed commitment (SHA-256): {game.state.commitment}\n"
-        "This game's seed was named when it started (\\`seed:\\`), not drawn: whoever named it can"
-        " work out every roll."
+        "This game's seed was named when it started, not drawn: whoever named it can work out every"
+        " roll."
     )
     game.act(End(actor="ann"))
     fields = {f["name"]: f["value"] for f in as_dict(board_embed(game))["fields"]}
