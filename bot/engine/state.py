@@ -132,7 +132,8 @@ class GameState:
     next_id: int = 1
     # The numbers players count effects and middle cards by (E1, E2, … and M1, M2, …), by id:
     # each effect (or card) that came into the game gets the next number, and keeps it after
-    # it ends, so a number means one thing for the whole game. `next_id` can't serve: rolls,
+    # it ends, so a number means one thing for the whole game (an effect a counter brings back
+    # keeps its number under its new id). `next_id` can't serve: rolls,
     # stack items and offers take ids from it too. Folded from the log like everything else
     # (no event carries them), so games logged before them get them too; an undone action's
     # numbers are free again, as its ids are. Replaced, never changed in place (like `given`).
@@ -188,11 +189,20 @@ class GameState:
     def effect_named(self, effect: int, by_number: bool) -> int | None:
         """The id of the effect an action names: by its number (E2), or by its id (a log from
         before the numbers); None when no effect of this game has had that number."""
-        return _named(self.effect_numbers, effect) if by_number else effect
+        if not by_number:
+            return effect
+        # An effect brought back keeps its number under a new id (bot.engine.fold): the one in
+        # play, else the latest.
+        named = [thing for thing, number in self.effect_numbers.items() if number == effect]
+        return next(
+            (thing for thing in named if thing in self.effects), named[-1] if named else None
+        )
 
     def card_named(self, card: int, by_number: bool) -> int | None:
         """The id of the middle card an action names (as :meth:`effect_named`)."""
-        return _named(self.middle_numbers, card) if by_number else card
+        if not by_number:
+            return card
+        return next((c for c, number in self.middle_numbers.items() if number == card), None)
 
     def chaos_waits(self) -> bool:
         """Before the round chaos starts in (house rule ``chaos_from``): no chaos yet."""
@@ -225,10 +235,6 @@ class GameState:
                 return item
         # A log from before rolls said why they were made: its first roll after the start.
         return next((item for item in rolls if item.purpose is None), None)
-
-
-def _named(numbers: dict[int, int], number: int) -> int | None:
-    return next((thing for thing, given in numbers.items() if given == number), None)
 
 
 # dataclasses.replace walks the fields by name on every call; a state copy makes one per

@@ -9,17 +9,21 @@ import pytest
 
 from bot.engine import (
     Begin,
+    Counter,
     EndEffect,
     Game,
     Join,
     MiddleAdd,
     MiddlePlay,
+    RollChaos,
     RulesError,
     Undo,
 )
 from tests.engine.make_golden import Driver
 from tests.engine.rulesets import classic
+from tests.engine.test_cheater_property import RULES
 from tests.engine.test_effects import new_game, start_effect
+from tests.engine.tiny import new_game as tiny_game
 
 
 def test_effects_are_numbered_in_the_order_they_came_whatever_their_ids() -> None:
@@ -97,3 +101,24 @@ def test_a_ruleset_without_a_middle_says_so_before_looking_for_the_number() -> N
     game.act(Begin(actor="ann"))
     with pytest.raises(RulesError, match="has no middle"):
         game.act(MiddlePlay(actor="ann", card=1, by_number=True))
+
+
+def test_an_effect_a_counter_brings_back_keeps_its_number() -> None:
+    """A Global replaced by a roll comes back when the roll is countered, and goes again when
+    the counter is countered: each time under a new id, and always under its own number."""
+    game = tiny_game(RULES, players=("ann", "bob", "cy", "dan"))
+    for table in ("global", "grant", "global"):  # a Global, two CounterRolls, a new Global
+        game.act(RollChaos(actor="ann", referee=True, table=table))
+    numbers = [(e.name, e.number) for e in game.state.effects.values()]
+    assert numbers == [("A Global", 2)]
+    game.act(Counter(actor="ann"))  # the first Global comes back
+    (back,) = game.state.effects.values()
+    assert back.number == 1
+    assert back.id not in (2, 5)  # a new id all the same
+    game.act(Counter(actor="ann"))  # the counter countered: the second one is back
+    assert [e.number for e in game.state.effects.values()] == [2]
+    game.act(EndEffect(actor="ann", referee=True, effect=2, by_number=True))
+    assert not game.state.effects
+    assert Game.replay(game.ruleset, game.actions).state.effect_numbers == (
+        game.state.effect_numbers
+    )
