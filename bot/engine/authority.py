@@ -143,6 +143,7 @@ def ability(state: GameState, action: a.Action) -> Ability:
                 return ABILITIES["end a turn without its chaos roll"]
             return ABILITIES["end the turn"]
         case a.EndEffect(effect=named, by_number=by_number):
+            # 0 is no id (they start at 1): a number nothing has had names no effect.
             effect = state.effects.get(state.effect_named(named, by_number) or 0)
             if effect is not None and effect.owner is None:
                 return ABILITIES["remove a world or the Global"]

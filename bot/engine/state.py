@@ -133,10 +133,10 @@ class GameState:
     # The numbers players count effects and middle cards by (E1, E2, … and M1, M2, …), by id:
     # each effect (or card) that came into the game gets the next number, and keeps it after
     # it ends, so a number means one thing for the whole game (an effect a counter brings back
-    # keeps its number under its new id). `next_id` can't serve: rolls,
-    # stack items and offers take ids from it too. Folded from the log like everything else
-    # (no event carries them), so games logged before them get them too; an undone action's
-    # numbers are free again, as its ids are. Replaced, never changed in place (like `given`).
+    # keeps its number under its new id). `next_id` can't serve: rolls, stack items and offers
+    # take ids from it too. Folded from the log like everything else (no event carries them),
+    # so games logged before them get them too; an undone action's numbers are free again, as
+    # its ids are. Replaced, never changed in place (like `given`).
     effect_numbers: dict[int, int] = field(default_factory=dict)
     middle_numbers: dict[int, int] = field(default_factory=dict)
     stack: list[StackItem] = field(default_factory=list)
