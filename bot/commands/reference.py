@@ -46,8 +46,8 @@ CONSOLE_NOTES = (
     " `turn extra|skip|reverse|seats`, `chaos global`, `chaos roll extra`, `chaos roll LIST` (on a"
     " list no result offered),"
     " `chaos undo` and `game end`.",
-    "Numbers: `#17` is an entry on a list (what the dice read). Effects are numbered E1, E2, …"
-    " and cards in the middle M1, M2, … in the order they came into the game, and keep their"
+    "Numbers: `#17` is an entry on a list (what the dice read). Effects are numbered E1, E2,"
+    " E3 and cards in the middle M1, M2, M3, in the order they came into the game, and keep their"
     " number: `effects end E2` and `middle play M1` take them (`effects end 2` works too).",
 )
 
