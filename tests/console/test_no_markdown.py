@@ -32,6 +32,7 @@ FILL = {
     "never|allowed": "never",
     "CARD NAME": "Black Lotus",
     "NUMBER|NAME": "5",
+    "slow|choice|swingy|mana|creature": "slow",  # house exclude / include: a tag
 }
 # Usage words filled per command: an id, a list, a file.
 BY_COMMAND = {
