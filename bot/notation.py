@@ -24,7 +24,7 @@ Two things d20 doesn't do are done here:
   :data:`~bot.roller.MAX_LOOKS` times (:mod:`bot.roller` is d20's evaluation with our dice
   and that count). Whatever is wrong is a :class:`NotationError` with a sentence to show.
 
-Evaluation only: how a roll is written out (struck-through dropped dice and all) is
+Evaluation only: how a roll is written out (dropped dice marked and all) is
 :mod:`bot.render.dice`'s business.
 """
 

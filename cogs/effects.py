@@ -42,7 +42,9 @@ class EffectsCog(commands.GroupCog, group_name="effects"):
         effect = ref_number(id, EFFECT, "an effect")
         await self.bot.play.act(
             interaction,
-            lambda who, _: a.EndEffect(actor=who.id, referee=who.referee, effect=effect),
+            lambda who, _: a.EndEffect(
+                actor=who.id, referee=who.referee, effect=effect, by_number=True
+            ),
         )
 
 

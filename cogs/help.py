@@ -19,8 +19,9 @@ INTRO = (
     "Start a game with /game start, everyone else /game join, then /game begin. Each turn the"
     " active player presses Roll chaos (or uses /chaos roll), plays out the result with real"
     " cards, and presses Next turn. The status board in the channel shows the table at a glance."
-    " `#17` is an entry on a list; `E2` is an effect in play and `M5` a card in the middle, as"
-    " /effects end and /middle play take them."
+    " `#17` is an entry on a list. Effects in play are numbered E1, E2, E3 and cards in the"
+    " middle M1, M2, M3, in the order they came into the game, as /effects end and /middle play"
+    " take them."
 )
 
 

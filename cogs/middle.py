@@ -39,7 +39,10 @@ class MiddleCog(commands.GroupCog, group_name="middle"):
     async def play(self, interaction: Interaction, id: app_commands.Range[str, 1, 20]) -> None:
         card = ref_number(id, MIDDLE, "a card in the middle")
         await self.bot.play.act(
-            interaction, lambda who, _: a.MiddlePlay(actor=who.id, referee=who.referee, card=card)
+            interaction,
+            lambda who, _: a.MiddlePlay(
+                actor=who.id, referee=who.referee, card=card, by_number=True
+            ),
         )
 
     @app_commands.command(

@@ -174,10 +174,10 @@ def _middle(section: list[str], state: GameState) -> str:
     lines = []
     for card, line in zip(cards, section[1:], strict=False):
         # middle_lines starts each line with the card's id and name: link the name.
-        shown = f"{middle_ref(card.id)} {card.name}"
+        shown = f"{middle_ref(card.number)} {card.name}"
         if line.strip().startswith(shown):
             rest = line.strip().removeprefix(shown)
-            lines.append(f"{middle_ref(card.id)} {card_markdown(card.name)}{plain(rest)}")
+            lines.append(f"{middle_ref(card.number)} {card_markdown(card.name)}{plain(rest)}")
         else:
             lines.append(plain(line.strip()))
     return field_value(lines)

@@ -221,9 +221,10 @@ async def middle_cards(interaction: discord.Interaction[Any], typed: str) -> lis
 def _refs(
     things: Iterable[ActiveEffect | MiddleCard], ref: Callable[[int], str], typed: str
 ) -> list[Choice]:
-    """Things with an id and a name, in id order, offered by the id as written (`ref`)."""
-    found = sorted(things, key=lambda thing: thing.id)
-    return pick(((f"{ref(t.id)} {t.name}", ref(t.id)) for t in found), typed)
+    """Things with a number and a name, in number order, offered by the number as written
+    (`ref`)."""
+    found = sorted(things, key=lambda thing: thing.number)
+    return pick(((f"{ref(t.number)} {t.name}", ref(t.number)) for t in found), typed)
 
 
 @latest_only

@@ -209,13 +209,13 @@ BUILDERS: dict[str, Builder] = {
     ),
     "chaos undo": lambda args, view, actor, ref: a.Undo(actor=actor, referee=ref),
     "effects end": lambda args, view, actor, ref: a.EndEffect(
-        actor=actor, referee=ref, effect=args["effect"]
+        actor=actor, referee=ref, effect=args["effect"], by_number=True
     ),
     "middle add": lambda args, view, actor, ref: a.MiddleAdd(
         actor=actor, referee=ref, card=args["card"]
     ),
     "middle play": lambda args, view, actor, ref: a.MiddlePlay(
-        actor=actor, referee=ref, card=args["card"]
+        actor=actor, referee=ref, card=args["card"], by_number=True
     ),
     "life set": lambda args, view, actor, ref: _life(args, view, actor, ref),
     "life gain": lambda args, view, actor, ref: _life(args, view, actor, ref),

@@ -46,9 +46,9 @@ CONSOLE_NOTES = (
     " `turn extra|skip|reverse|seats`, `chaos global`, `chaos roll extra`, `chaos roll LIST` (on a"
     " list no result offered),"
     " `chaos undo` and `game end`.",
-    "Numbers: `#17` is an entry on a list (what the dice read); `E2` is an effect in play and"
-    " `M5` a card in the middle, which `effects end E2` and `middle play M5` take (`2` works"
-    " too).",
+    "Numbers: `#17` is an entry on a list (what the dice read). Effects are numbered E1, E2,"
+    " E3 and cards in the middle M1, M2, M3, in the order they came into the game, and keep their"
+    " number: `effects end E2` and `middle play M1` take them (`effects end 2` works too).",
 )
 
 
@@ -181,10 +181,10 @@ def card_link(name: str) -> str:
 def roll_dice(
     expr: str, rng: random.Random, *, markdown: bool = False, limit: int | None = None
 ) -> str:
-    """Roll dice notation such as ``4d6kh3``: ``4d6kh3 (~~1~~, 4, 5, 6) = 15``, every die shown
-    and the dropped ones struck through (:mod:`bot.notation` reads and limits it). With
-    `markdown`, Discord's look; with `limit`, a roll too long to show die by die gives its
-    notation, count of dice and total instead."""
+    """Roll dice notation such as ``4d6kh3``: ``4d6kh3 (1 dropped, 4, 5, 6) = 15``, every die
+    shown and the dropped ones marked (:mod:`bot.notation` reads and limits it). With
+    `markdown`, Discord's look (dropped dice struck through); with `limit`, a roll too long to
+    show die by die gives its notation, count of dice and total instead."""
     # d20 builds its parser when it is first imported (about half a second): a console that
     # rolls no dice doesn't wait for it.
     from bot.notation import roll

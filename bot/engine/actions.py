@@ -68,7 +68,7 @@ class End(Action):
 
 
 # Options that joined the log later: left out of it while off (see Action.to_json).
-_QUIET_WHEN_OFF = frozenset({"turn_powers", "extra"})
+_QUIET_WHEN_OFF = frozenset({"turn_powers", "extra", "by_number"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -190,8 +190,12 @@ class Seats(Action):
 
 @dataclass(frozen=True, kw_only=True)
 class EndEffect(Action):
+    """End the effect `effect`: its number as players count them (E2) when `by_number`, as
+    the front ends send it; its id in logs from before effects were numbered (issue 24)."""
+
     name = "effects end"
     effect: int
+    by_number: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -202,8 +206,12 @@ class MiddleAdd(Action):
 
 @dataclass(frozen=True, kw_only=True)
 class MiddlePlay(Action):
+    """Play the card `card` from the middle: its number (M1) when `by_number`, else its id (as
+    :class:`EndEffect` names an effect)."""
+
     name = "middle play"
     card: int
+    by_number: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -149,8 +149,9 @@ def ability(state: GameState, action: a.Action) -> Ability:
             if override and not state.rolled and not state.chaos_waits():
                 return ABILITIES["end a turn without its chaos roll"]
             return ABILITIES["end the turn"]
-        case a.EndEffect(effect=number):
-            effect = state.effects.get(number)
+        case a.EndEffect(effect=named, by_number=by_number):
+            # 0 is no id (they start at 1): a number nothing has had names no effect.
+            effect = state.effects.get(state.effect_named(named, by_number) or 0)
             if effect is not None and effect.owner is None:
                 return ABILITIES["remove a world or the Global"]
             return ABILITIES["end that effect"]
@@ -162,8 +163,8 @@ def subject(state: GameState, action: a.Action) -> PlayerId | None:
     match action:
         case a.Choose():
             return state.pending.player if state.pending else None
-        case a.EndEffect(effect=number):
-            effect = state.effects.get(number)
+        case a.EndEffect(effect=named, by_number=by_number):
+            effect = state.effects.get(state.effect_named(named, by_number) or 0)
             return effect.owner if effect else None
         case a.Spite(player=player) | a.Away(player=player) | a.Back(player=player):
             return player or action.actor

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from bot.engine.events import Event, Json, OfferMade, RollPaused, TurnOrderChanged
+from bot.engine.events import (
+    EffectStarted,
+    Event,
+    Json,
+    OfferMade,
+    RollPaused,
+    TurnOrderChanged,
+)
 from bot.engine.house import VETOABLE, HouseRules
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.stack import ActiveEffect, StackItem, record_outcome
@@ -146,6 +153,9 @@ def apply(state: GameState, event: Event) -> None:
                 countered.outcomes = []
         case "effect_started":
             state.next_id = max(state.next_id, event["id"] + 1)
+            state.effect_numbers = _numbered(
+                state.effect_numbers, event["id"], _brought_back(state, event)
+            )
             state.effects[event["id"]] = ActiveEffect(
                 id=event["id"],
                 name=event["name"],
@@ -158,6 +168,7 @@ def apply(state: GameState, event: Event) -> None:
                 started_turn=state.turn,
                 card=event.get("card"),
                 deck=event.get("deck"),
+                number=state.effect_numbers[event["id"]],
             )
             record_outcome(state.stack, event)
         case "effect_ended":
@@ -281,8 +292,13 @@ def apply(state: GameState, event: Event) -> None:
                 state.active = player.id
         case "middle_added":
             state.next_id = max(state.next_id, event["card"] + 1)
+            state.middle_numbers = _numbered(state.middle_numbers, event["card"])
             state.middle[event["card"]] = MiddleCard(
-                event["card"], event["name"], event["player"], event["turn"]
+                event["card"],
+                event["name"],
+                event["player"],
+                event["turn"],
+                number=state.middle_numbers[event["card"]],
             )
         case "middle_played":
             del state.middle[event["card"]]
@@ -323,6 +339,36 @@ def _keeps_vote(state: GameState, action: Json) -> bool:
         and pending.kind == "keep"
         and pending.context.get("item") == state.veto_item
     )
+
+
+def _numbered(numbers: dict[int, int], thing: int, number: int | None = None) -> dict[int, int]:
+    """`numbers` with `thing` numbered `number`, else the next number, unless it has one."""
+    if thing in numbers:
+        return numbers
+    return {**numbers, thing: number or max(numbers.values(), default=0) + 1}
+
+
+def _brought_back(state: GameState, event: EffectStarted) -> int | None:
+    """The number of the effect `event` brings back, if it does: a counter takes back what an
+    item ended (a Global it replaced), or a counter of that counter what the counter ended, and
+    the effect comes back under a new id (bot.engine.undo). To players it is the same effect,
+    so it keeps its number: the one the item's outcomes remember, of an effect that has this
+    name and source and whose number isn't in play."""
+    marked = event.get("undoes", event.get("item"))
+    item = next((i for i in state.stack if i.id == marked), None)
+    if item is None:
+        return None
+    in_play = {effect.number for effect in state.effects.values()}
+    for outcome in reversed([*item.outcomes, *item.undone]):
+        ended = outcome.effect
+        if (
+            outcome.event["type"] == "effect_ended"
+            and ended is not None
+            and (ended.name, ended.source) == (event["name"], event["source"])
+            and ended.number not in in_play
+        ):
+            return ended.number
+    return None
 
 
 def _spiting(state: GameState, player: PlayerId) -> bool:

@@ -35,6 +35,9 @@ class ActiveEffect:
     started_turn: int
     card: str | None = None
     deck: str | None = None  # the deck `card` came from, where it goes back when this ends
+    # How players count it (E1, E2, …): the effects of a game numbered in the order they came
+    # into play (see GameState.effect_numbers). `id` is the engine's own, shared with rolls.
+    number: int = 0
 
 
 @dataclass(frozen=True)

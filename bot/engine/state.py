@@ -91,6 +91,7 @@ class MiddleCard:
     name: str
     player: PlayerId
     turn: int
+    number: int = 0  # how players count it (M1, M2, …): see GameState.middle_numbers
 
 
 @dataclass
@@ -129,6 +130,15 @@ class GameState:
     forced_list: str | None = None
     effects: dict[int, ActiveEffect] = field(default_factory=dict)
     next_id: int = 1
+    # The numbers players count effects and middle cards by (E1, E2, … and M1, M2, …), by id:
+    # each effect (or card) that came into the game gets the next number, and keeps it after
+    # it ends, so a number means one thing for the whole game (an effect a counter brings back
+    # keeps its number under its new id). `next_id` can't serve: rolls, stack items and offers
+    # take ids from it too. Folded from the log like everything else (no event carries them),
+    # so games logged before them get them too; an undone action's numbers are free again, as
+    # its ids are. Replaced, never changed in place (like `given`).
+    effect_numbers: dict[int, int] = field(default_factory=dict)
+    middle_numbers: dict[int, int] = field(default_factory=dict)
     stack: list[StackItem] = field(default_factory=list)
     decks: dict[str, DeckState] = field(default_factory=dict)
     face_down: tuple[str, str, PlayerId, str] | None = None  # deck, card, controller, purpose
@@ -180,6 +190,24 @@ class GameState:
         taken = self.next_id
         self.next_id += 1
         return taken
+
+    def effect_named(self, effect: int, by_number: bool) -> int | None:
+        """The id of the effect an action names: by its number (E2), or by its id (a log from
+        before the numbers); None when no effect of this game has had that number."""
+        if not by_number:
+            return effect
+        # An effect brought back keeps its number under a new id (bot.engine.fold): the one in
+        # play, else the latest.
+        named = [thing for thing, number in self.effect_numbers.items() if number == effect]
+        return next(
+            (thing for thing in named if thing in self.effects), named[-1] if named else None
+        )
+
+    def card_named(self, card: int, by_number: bool) -> int | None:
+        """The id of the middle card an action names (as :meth:`effect_named`)."""
+        if not by_number:
+            return card
+        return next((c for c, number in self.middle_numbers.items() if number == card), None)
 
     def chaos_waits(self) -> bool:
         """Before the round chaos starts in (house rule ``chaos_from``): no chaos yet."""

@@ -15,10 +15,17 @@ MAX_CARD_NAME = 100
 def end_effect_by_hand(ctx: Context, action: act.EndEffect) -> None:
     """Someone removed an effect (a Tranquility on a world enchantment, say)."""
     ctx.require_playing()
-    effect = ctx.state.effects.get(action.effect)
+    state = ctx.state
+    named = state.effect_named(action.effect, action.by_number)
+    effect = state.effects.get(named) if named is not None else None
     if effect is None:
-        # E2 and M5 are how players write these ids (bot.render.ids); #N is a list's entry.
-        raise RulesError(f"there's no effect E{action.effect} in play")
+        # E2 and M1 are how players write these numbers (bot.render.ids); #N is a list's entry.
+        number = state.effect_numbers.get(named) if named is not None else None
+        if number is not None:
+            raise RulesError(f"E{number} isn't in play any more: it has ended")
+        if action.by_number:
+            raise RulesError(f"there's no effect E{action.effect} in play")
+        raise RulesError("there's no such effect in play")
     end_effect(ctx, effect.id, f"ended by {ctx.name(action.actor)}")
 
 
@@ -43,9 +50,15 @@ def middle_play(ctx: Context, action: act.MiddlePlay) -> None:
     ctx.require_playing()
     zone = ctx.ruleset.zone
     require(zone is not ZonePolicy.NONE, _no_middle(ctx))
-    card = ctx.state.middle.get(action.card)
+    named = ctx.state.card_named(action.card, action.by_number)
+    card = ctx.state.middle.get(named) if named is not None else None
     if card is None:
-        raise RulesError(f"there's no card M{action.card} in the middle")
+        number = ctx.state.middle_numbers.get(named) if named is not None else None
+        if number is not None:
+            raise RulesError(f"M{number} isn't in the middle any more: it has been played")
+        if action.by_number:
+            raise RulesError(f"there's no card M{action.card} in the middle")
+        raise RulesError("there's no such card in the middle")
     player = ctx.player(action.actor)
     require(player.status is Status.PLAYING, f"{player.name} isn't at the table right now")
     if zone is ZonePolicy.MIDDLE_WORLD:

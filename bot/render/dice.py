@@ -1,4 +1,4 @@
-"""How a roll of dice notation is written out: every die shown, dropped ones struck through.
+"""How a roll of dice notation is written out: every die shown, dropped ones marked.
 
 The roll is data (:class:`bot.notation.DiceRoll`, d20's evaluated tree); writing it out is a
 stringifier's business, one for each place it is read, the way d20 keeps its formatting apart
@@ -6,8 +6,8 @@ from its rolling:
 
 * Discord (:func:`dice_markdown`): ``4d6kh3 (~~1~~, 4, 5, **6**) = `15```: a dropped die is
   struck through, a 1 or a highest face is bold, as Avrae writes it.
-* A terminal (:func:`dice_plain`): ``4d6kh3 (~~1~~, 4, 5, 6) = 15``: no bold, and the same
-  ``~~`` marks, which read as "crossed out" without any markdown to draw them.
+* A terminal (:func:`dice_plain`): ``4d6kh3 (1 dropped, 4, 5, 6) = 15``: no markdown at all (a
+  console shows ``~~`` and ``**`` as they are typed), so a dropped die says so in words.
 
 Both show a rerolled die as ``1 -> 4`` (the first face dropped), an exploded one as ``6!``
 followed by the die it added, and a die raised or lowered by ``mi``/``ma`` as ``1 -> 3``.
@@ -26,7 +26,7 @@ from bot.roller import SeededDice, SeededDie
 
 
 class _Plain(d20.SimpleStringifier):  # type: ignore[misc]  # d20 has no type information
-    """d20's simple form, with dropped dice struck through."""
+    """d20's simple form, with dropped dice marked ``dropped``."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -44,13 +44,19 @@ class _Plain(d20.SimpleStringifier):  # type: ignore[misc]  # d20 has no type in
             return str(super()._stringify(node))
         self._in_dropped = True
         try:
-            return f"~~{super()._stringify(node)}~~"
+            return self._dropped(str(super()._stringify(node)))
         finally:
             self._in_dropped = False
+
+    def _dropped(self, text: str) -> str:
+        return f"{text} dropped"
 
 
 class _Markdown(_Plain):
     """For Discord: Avrae's look, and a ``*`` between numbers that can't start italics."""
+
+    def _dropped(self, text: str) -> str:
+        return f"~~{text}~~"
 
     def _str_expression(self, node: Any) -> str:
         return f"{self._stringify(node.roll)} = `{int(node.total)}`"
@@ -70,7 +76,7 @@ class _Markdown(_Plain):
 
 
 def dice_plain(rolled: DiceRoll, limit: int | None = None) -> str:
-    """The roll for a terminal: ``4d6kh3 (~~1~~, 4, 5, 6) = 15``."""
+    """The roll for a terminal: ``4d6kh3 (1 dropped, 4, 5, 6) = 15``."""
     return _fit(_Plain().stringify(rolled.tree), rolled, limit, f"{rolled.total}")
 
 

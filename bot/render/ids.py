@@ -5,13 +5,15 @@ module, effects and cards in the middle were written ``#2`` too, and "→ #17 Qu
 … + #2 Quickened Sorcery stays in play" left players guessing which number was which. So:
 
 - an effect in play (a lasting effect, a world enchantment, the Global) is ``E2``;
-- a card in the middle is ``M5``;
+- a card in the middle is ``M1``;
 - a roll, counter or fork on this turn's stack is ``R12`` ("plays a CounterRoll on R12 Fog").
 
 One letter and the number: short to type, the same in a terminal and on Discord (no markdown
-meaning), and never a die's reading. Both numbers come from the game's one counter, so ``E5``
-and ``M5`` never both exist. A command that takes one still accepts the old ``#2`` and a bare
-``2``, so nobody's habit breaks.
+meaning), and never a die's reading. Effects and middle cards are numbered as people count
+them, E1, E2, … and M1, M2, … in the order they came into the game (``number`` on an
+ActiveEffect or MiddleCard; by id, GameState.effect_numbers and middle_numbers), not by the
+engine's ids, which rolls and stack items share. A command that takes one still accepts the old
+``#2`` and a bare ``2``, so nobody's habit breaks.
 """
 
 from __future__ import annotations
@@ -23,14 +25,14 @@ MIDDLE = "M"
 ROLL = "R"  # bot/engine/chaos.py writes it too, in its refusals (the engine imports nothing)
 
 
-def effect_ref(effect_id: int) -> str:
-    """``E2``: how an effect in play is written everywhere players read it."""
-    return f"{EFFECT}{effect_id}"
+def effect_ref(number: int) -> str:
+    """``E2``: how an effect in play is written everywhere players read it, by its number."""
+    return f"{EFFECT}{number}"
 
 
-def middle_ref(card_id: int) -> str:
-    """``M5``: how a card in the middle is written everywhere players read it."""
-    return f"{MIDDLE}{card_id}"
+def middle_ref(number: int) -> str:
+    """``M1``: how a card in the middle is written everywhere players read it."""
+    return f"{MIDDLE}{number}"
 
 
 def roll_ref(item_id: int) -> str:

@@ -14,7 +14,7 @@ from bot.engine.events import Event, Json
 from bot.engine.house import HouseRuleError, HouseRules
 from bot.engine.model import CHAOS_ROLL, ChaosSource
 from bot.render.choices import option_texts
-from bot.render.ids import effect_ref, middle_ref
+from bot.render.ids import EFFECT, MIDDLE
 from bot.render.names import Names
 from bot.render.votes import vetoed_line, vote_line
 
@@ -67,7 +67,9 @@ def lasts(kind: str, turns: int, owner: str | None, names: Names) -> str:
     return _LASTS.get(kind, kind.replace("_", " "))
 
 
-_QUIET_ARGS = frozenset({"actor", "referee", "name", "host_name", "mode", "tables", "dice"})
+_QUIET_ARGS = frozenset(
+    {"actor", "referee", "name", "host_name", "mode", "tables", "dice", "by_number"}
+)
 _NAMED_ARGS = frozenset({"seed", "salt", "life", "turns"})
 
 
@@ -85,6 +87,8 @@ def describe_action(action: Json, names: Names) -> str:
             args.append(key)
         elif key in _NAMED_ARGS:
             args.append(f"{key} {value}")
+        elif key in ("effect", "card") and isinstance(value, int):
+            args.append(_numbered(action, key, value, names))
         elif key == "option" and isinstance(value, str) and value in names.options:
             # The option the player picked, by name: its id is a roll id or a card id, which
             # nobody typed (they typed its number in the list, or its name).
@@ -95,6 +99,15 @@ def describe_action(action: Json, names: Names) -> str:
     if "mode" in action:
         name += f" {action['mode']}"  # life set|gain|lose
     return " ".join([name, *args])
+
+
+def _numbered(action: Json, key: str, value: int, names: Names) -> str:
+    """The effect or middle card an action names, as typed: ``E2``, ``M1``. A log from before
+    they were numbered (issue 24) names it by its id: shown by its number all the same."""
+    letter, named = (EFFECT, names.effect) if key == "effect" else (MIDDLE, names.middle_card)
+    if action.get("by_number"):
+        return f"{letter}{value}"
+    return named(value, "") or str(value)
 
 
 def action_line(action: Json, names: Names) -> str:
@@ -182,16 +195,16 @@ def _waived(e: ev.RollRequirementWaived, names: Names) -> str:
 
 def _effect_started(e: ev.EffectStarted, names: Names) -> str:
     if e["kind"] == "world":
-        return f"+ {effect_ref(e['id'])} {e['name']} stays in play as a world enchantment."
+        return f"+ {names.effect(e['id'], e['name'])} stays in play as a world enchantment."
     if e["kind"] == "global":
-        return f"+ {effect_ref(e['id'])} {e['name']} stays in play as the Global."
+        return f"+ {names.effect(e['id'], e['name'])} stays in play as the Global."
     how = lasts(e["lasts"], e["turns"], e["owner"], names)
     whose = f", {names.player(e['owner'])}'s" if e["owner"] else ""
-    return f"+ {effect_ref(e['id'])} {e['name']} (effect{whose}) lasts {how}."
+    return f"+ {names.effect(e['id'], e['name'])} (effect{whose}) lasts {how}."
 
 
 def _effect_ended(e: ev.EffectEnded, names: Names) -> str:
-    return f"− {effect_ref(e['id'])} {names.effects.get(e['id'], '')} ends: {e['reason']}."
+    return f"− {names.effect(e['id'])} ends: {e['reason']}."
 
 
 def _tokens(e: ev.TokensChanged, names: Names) -> str:
@@ -384,12 +397,11 @@ def _away(e: ev.PlayerAway, names: Names) -> str:
 
 def _middle_added(e: ev.MiddleAdded, names: Names) -> str:
     who = names.player(e["player"])
-    return f"{middle_ref(e['card'])} {e['name']} goes into the middle ({who})."
+    return f"{names.middle_card(e['card'], e['name'])} goes into the middle ({who})."
 
 
 def _middle_played(e: ev.MiddlePlayed, names: Names) -> str:
-    card = names.middle.get(e["card"], "")
-    return f"{names.player(e['player'])} plays {middle_ref(e['card'])} {card} from the middle."
+    return f"{names.player(e['player'])} plays {names.middle_card(e['card'])} from the middle."
 
 
 def _undone(e: ev.ActionUndone, names: Names) -> str:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from bot.engine.events import Event, Json, Roll
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
-from bot.render.ids import roll_ref
+from bot.engine.state import GameState
+from bot.render.ids import effect_ref, middle_ref, roll_ref
 
 _TOKEN_PLAYS = {"counter": "CounterRoll", "fork": "RollFork"}
 
@@ -34,6 +35,9 @@ class Names:
     # The first honoured roll on each list, by the list's id: a list's directions are shown
     # with that roll only, once a game.
     first_rolls: Mapping[str, int] = field(default_factory=dict)
+    # How players count effects and middle cards (E1, M1) by id: the game state's numbers.
+    effect_numbers: Mapping[int, int] = field(default_factory=dict)
+    middle_numbers: Mapping[int, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: Game) -> Names:
@@ -50,13 +54,19 @@ class Names:
         collector = kept[2]
         collector.feed(events[kept[1] :])
         _COLLECTED[game] = (events, len(events), collector)
-        return collector.names(game.ruleset)
+        return collector.names(game.ruleset, game.state)
 
     @classmethod
-    def collect(cls, events: Iterable[Event], ruleset: Ruleset | None = None) -> Names:
+    def collect(
+        cls,
+        events: Iterable[Event],
+        ruleset: Ruleset | None = None,
+        state: GameState | None = None,
+    ) -> Names:
+        """The names of `events`; with the game's `state`, its effects' and cards' numbers."""
         collector = _Collector()
         collector.feed(events)
-        return collector.names(ruleset)
+        return collector.names(ruleset, state)
 
     def player(self, player_id: str | None) -> str:
         if player_id is None:
@@ -85,6 +95,22 @@ class Names:
                 pass
         return card_id
 
+    def effect(self, effect_id: int, name: str | None = None) -> str:
+        """``E2 Fog``: an effect by its number and `name` (else the name it was logged with).
+
+        An effect an undo took back has no number any more (the next effect takes it): the
+        log's undone lines name it without one.
+        """
+        name = self.effects.get(effect_id, "") if name is None else name
+        number = self.effect_numbers.get(effect_id)
+        return _labelled(effect_ref(number) if number else "", name)
+
+    def middle_card(self, card_id: int, name: str | None = None) -> str:
+        """``M1 Black Lotus``: a card in the middle by its number and name (as :meth:`effect`)."""
+        name = self.middle.get(card_id, "") if name is None else name
+        number = self.middle_numbers.get(card_id)
+        return _labelled(middle_ref(number) if number else "", name)
+
     def item(self, item_id: int | None) -> str:
         if item_id is None:
             return "nothing"
@@ -112,6 +138,10 @@ class Names:
             if band is not None:
                 return f"#{band.label}"
         return f"#{roll['result']}"
+
+
+def _labelled(ref: str, name: str) -> str:
+    return f"{ref} {name}" if ref and name else ref or name
 
 
 class _Collector:
@@ -159,8 +189,9 @@ class _Collector:
                 case _:
                     pass
 
-    def names(self, ruleset: Ruleset | None) -> Names:
-        """The names so far, as a Names of their own (copies: later events don't change it)."""
+    def names(self, ruleset: Ruleset | None, state: GameState | None = None) -> Names:
+        """The names so far, as a Names of their own (copies: later events don't change it),
+        with the numbers of `state` (which never change in place: see GameState)."""
         return Names(
             dict(self.players),
             ruleset,
@@ -172,6 +203,8 @@ class _Collector:
             dict(self.offers),
             dict(self.offered_by),
             dict(self.first_rolls),
+            state.effect_numbers if state is not None else {},
+            state.middle_numbers if state is not None else {},
         )
 
 

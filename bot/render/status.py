@@ -114,8 +114,8 @@ def fairness_note(state: GameState) -> str:
 
 # Shown while the game goes on: the table can't see the seed, but must know someone can.
 NAMED_SEED = (
-    "This game's seed was named when it started (`seed:`), not drawn: whoever named it can work"
-    " out every roll."
+    "This game's seed was named when it started, not drawn: whoever named it can work out every"
+    " roll."
 )
 
 
@@ -322,7 +322,7 @@ def effect_lines(state: GameState, names: Names) -> list[str]:
             what = f"{names.player(effect.owner)}'s, {remaining(effect, names)}"
         else:
             what = "world enchantment" if effect.kind == "world" else "the Global"
-        lines.append(f"  {effect_ref(effect.id)} {effect.name} ({what})")
+        lines.append(f"  {effect_ref(effect.number)} {effect.name} ({what})")
         if effect.text:
             lines += wrap(effect.text, "      ")
     return lines
@@ -342,7 +342,7 @@ def middle_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
         if ruleset.zone is ZonePolicy.MIDDLE and card.id not in state.middle_ready:
             ready = ", playable from next turn"
         came = f"from {names.player(card.player)}, turn {card.turn}{ready}"
-        lines.append(f"  {middle_ref(card.id)} {card.name} ({came})")
+        lines.append(f"  {middle_ref(card.number)} {card.name} ({came})")
     return lines
 
 

@@ -70,7 +70,7 @@ def build_view(game: Game, *, game_id: int, version: int, layout: Layout = "full
     state, ruleset = game.state, game.ruleset
     ended = state.phase is Phase.ENDED
     events = public_events(game.events, ended)
-    names = Names.collect(events, ruleset)
+    names = Names.collect(events, ruleset, state)
     groups = _actions(events)
     view: JSON = {
         "game": game_id,
@@ -223,9 +223,9 @@ def _effects_in_order(state: GameState) -> list[ActiveEffect]:
     return sorted(state.effects.values(), key=lambda e: (e.kind == "effect", e.id))
 
 
-def effect_label(effect_id: int) -> str:
+def effect_label(number: int) -> str:
     """How an effect is named by number on the page: as everywhere else (``E2``)."""
-    return effect_ref(effect_id)
+    return effect_ref(number)
 
 
 def _effect(effect: ActiveEffect, names: Names) -> JSON:
@@ -236,7 +236,7 @@ def _effect(effect: ActiveEffect, names: Names) -> JSON:
     real = None if names.ruleset is None else card_named(names.ruleset, effect.name)
     return {
         "id": effect.id,
-        "label": effect_label(effect.id),
+        "label": effect_label(effect.number),
         "name": effect.name,
         "text": effect.text,
         "kind": effect.kind,

@@ -1,6 +1,6 @@
 """The real `chaos-referee play` rolling dice notation: `roll 4d6kh3`, `roll (1d4+1)*3`,
-`roll 1d6!` without the word `dice`, every die shown, dropped ones struck through, and the
-same rolls again from the same seed."""
+`roll 1d6!` without the word `dice`, every die shown, dropped ones marked `dropped` (a terminal
+shows no markdown: issue 24), and the same rolls again from the same seed."""
 
 from __future__ import annotations
 
@@ -25,11 +25,13 @@ roll
 
 
 def faces(shown: str) -> list[tuple[int, bool]]:
-    """The faces in `a, ~~b~~, 6!` as (face, kept)."""
+    """The faces in `a, b dropped, 6!` as (face, kept)."""
+    assert "~~" not in shown  # no markdown in a terminal
+    assert "**" not in shown
     out = []
     for die in shown.split(", "):
-        kept = not die.startswith("~~")
-        out.append((int(die.strip("~!")), kept))
+        kept = not die.endswith(" dropped")
+        out.append((int(die.removesuffix(" dropped").strip("!")), kept))
     return out
 
 

@@ -160,13 +160,14 @@ def test_effects_show_when_they_start_and_end_and_why() -> None:
     started = next(e for e in events if e["type"] == "effect_started" and e["kind"] == "effect")
     assert started["type"] == "effect_started"
     text = render_events(events, Names.of(game))
-    assert f"+ E{started['id']} {started['name']} (effect, " in text
+    number = game.state.effect_numbers[started["id"]]  # as people count them (issue 24)
+    assert f"+ E{number} {started['name']} (effect, " in text
     ended = ""
     while started["id"] in game.state.effects:
         active = game.state.active
         assert active is not None
         ended += act(game, NextTurn(actor=active, override=True, referee=True))
-    assert re.search(rf"− E{started['id']} {re.escape(started['name'])} ends: .+\.", ended)
+    assert re.search(rf"− E{number} {re.escape(started['name'])} ends: .+\.", ended)
 
 
 def test_a_face_down_card_stays_secret_until_revealed() -> None:
@@ -306,7 +307,7 @@ def test_status_board_shows_seats_turn_effects_and_the_roll() -> None:
     assert seats[0].startswith(" ▶ Ann")
     assert "20 life" in seats[1]
     world = next(iter(game.state.effects.values()))
-    assert f"E{world.id} {world.name} (world enchantment)" in board
+    assert f"E1 {world.name} (world enchantment)" in board  # the game's first effect
     game.act(RollChaos(actor="ann"))
     game.act(Away(actor="cy", player="cy", turns=2))
     board = render_status(game.state, game.ruleset)
@@ -330,7 +331,8 @@ def test_status_board_shows_the_current_list_the_middle_and_timed_effects() -> N
     assert "Current list: List A" in board
     assert "the Global)" in board
     effect = timed[0]
-    assert f"E{effect.id} {effect.name} (Ann's, " in board
+    assert f"E{effect.number} {effect.name} (Ann's, " in board
+    assert "M1 Black Lotus (from Bob, turn 1)" in board  # the middle's first card
     assert "The middle world:" in board
     assert "Black Lotus (from Bob, turn 1)" in board
 

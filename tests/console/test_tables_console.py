@@ -110,7 +110,7 @@ def test_play_with_a_folder_of_ones_own_tables_and_resume_with_them(tmp_path: Pa
     assert_in_order(
         first,
         r"Ann rolls EnchantWorldLand d20 \[18\] = 18 → #18 Homebrew Patience",
-        r"   \+ E2 Homebrew Patience stays in play as a world enchantment\.",
+        r"   \+ E1 Homebrew Patience stays in play as a world enchantment\.",
         r"> table lookup ewl 18",
         r"EnchantWorldLand 18: Homebrew Patience",
     )
@@ -121,7 +121,7 @@ def test_play_with_a_folder_of_ones_own_tables_and_resume_with_them(tmp_path: Pa
     for extra in ((), ("--tables", str(own))):
         again = play(tmp_path, *extra, "--game", "mine", stdin="table lookup ewl 18\n")
         assert "Resuming the game at table 'mine'" in again
-        assert "  E2 Homebrew Patience (world enchantment)" in again
+        assert "  E1 Homebrew Patience (world enchantment)" in again
         assert block(again, "table lookup ewl 18")[0] == "EnchantWorldLand 18: Homebrew Patience"
         assert "Edited Later" not in again
     # A new game plays the folder as it is now.

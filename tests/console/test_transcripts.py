@@ -538,40 +538,60 @@ def test_a_rules_answer_is_wrapped_to_the_terminal(tmp_path: Path, columns: int)
 
 
 def test_effects_are_written_e_apart_from_entry_numbers(tmp_path: Path) -> None:
-    """`→ #12` is the entry the dice read, `E7` the effect it left; `effects end` takes E7,
-    e7, #2 and 2 alike and names the effect the same way in its answer."""
-    stdin = "chaos roll\neffects list\neffects end e7\neffects end #2\neffects end M5\nquit\n"
+    """`→ #13` is the entry the dice read, `E2` the effect it left; `effects end` takes E2,
+    e2, #1 and 1 alike and names the effect the same way in its answer. Effects are numbered
+    as people count them, E1, E2, E3, in the order they came, and a number stays with its
+    effect after it ends (issue 24)."""
+    stdin = (
+        "chaos roll\neffects list\neffects end e2\neffects end #1\neffects end E2\n"
+        "effects end M5\neffects end 4\nquit\n"
+    )
     stdout = play(tmp_path, "--players", "Ann,Bob", "--seed", "1265", stdin=stdin)
     assert_in_order(
         stdout,
         r"Ann rolls EnchantWorldLand d20 \[18\] = 18 → #18 Patience Rewarded",
-        r"   \+ E2 Patience Rewarded stays in play as a world enchantment\.",
+        r"   \+ E1 Patience Rewarded stays in play as a world enchantment\.",
         r"├─ roll 1/3: EnchantWorldLand d20 \[13\] = 13 → #13 Twinned Tokens",
-        r"│     \+ E7 Twinned Tokens stays in play as a world enchantment\.",
+        r"│     \+ E2 Twinned Tokens stays in play as a world enchantment\.",
+        r"│     \+ E3 Rainbow Lands \(effect, Ann's\) lasts until Ann's next turn\.",
         r"> effects list",
-        r"  E2 Patience Rewarded \(world enchantment\)",
-        r"  E7 Twinned Tokens \(world enchantment\)",
-        r"> effects end e7",
-        r"− E7 Twinned Tokens ends: ended by Ann\.",
-        r"> effects end #2",
-        r"− E2 Patience Rewarded ends: ended by Ann\.",
+        r"  E1 Patience Rewarded \(world enchantment\)",
+        r"  E2 Twinned Tokens \(world enchantment\)",
+        r"  E3 Rainbow Lands \(Ann's, until Ann's next turn\)",
+        r"> effects end e2",
+        r"− E2 Twinned Tokens ends: ended by Ann\.",
+        r"> effects end #1",
+        r"− E1 Patience Rewarded ends: ended by Ann\.",
+        r"> effects end E2",
+        r"! E2 isn't in play any more: it has ended",
         r"> effects end M5",
         r"! an effect is written like E2 \(or just 2\); got 'M5'",
+        r"> effects end 4",
+        r"! there's no effect E4 in play",
     )
     assert not re.search(r"[+−] #\d", stdout)  # no effect is written like an entry any more
 
 
 def test_cards_in_the_middle_are_written_m(tmp_path: Path) -> None:
-    stdin = "middle add Black Lotus\nmiddle list\nmiddle play #4\nquit\n"
+    """The first card in the middle is M1, the next M2, whatever was rolled before them."""
+    stdin = (
+        "chaos roll\nmiddle add Black Lotus\nmiddle add Shock\nmiddle list\nmiddle play #1\n"
+        "middle play M2\nmiddle list\nquit\n"
+    )
     stdout = play(
         tmp_path, "--players", "Ann,Bob", "--ruleset", "lists", "--seed", "1", stdin=stdin
     )
-    found = assert_in_order(
+    assert_in_order(
         stdout,
-        r"M(\d+) Black Lotus goes into the middle \(Ann\)\.",
+        r"M1 Black Lotus goes into the middle \(Ann\)\.",
+        r"M2 Shock goes into the middle \(Ann\)\.",
         r"> middle list",
-        r"  M(\d+) Black Lotus \(from Ann, turn 1\)",
-        r"> middle play #4",
-        r"Ann plays M4 Black Lotus from the middle\.",
+        r"  M1 Black Lotus \(from Ann, turn 1\)",
+        r"  M2 Shock \(from Ann, turn 1\)",
+        r"> middle play #1",
+        r"Ann plays M1 Black Lotus from the middle\.",
+        r"> middle play M2",
+        r"! Ann has already played 1 card from the middle world this turn",
+        r"> middle list",
+        r"  M2 Shock \(from Ann, turn 1\)",
     )
-    assert found[0].group(1) == found[2].group(1) == "4"

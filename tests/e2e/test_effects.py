@@ -39,13 +39,13 @@ async def test_effects_list_numbers_every_effect_with_what_is_left(fake_discord,
 
         assert is_ephemeral(body)
         text = text_of(body).replace("\\", "")  # without markdown escapes
-        assert f"**E{world.id} {world.name} (world enchantment)**" in text
+        assert f"**E{world.number} {world.name} (world enchantment)**" in text
         assert f"*{world.text}*" in text  # whole, for Discord to wrap
-        assert f"E{effect.id} {effect.name} (owner's, 2 turns left, this one included)" in text
+        assert f"E{effect.number} {effect.name} (owner's, 2 turns left, this one included)" in text
 
         await t.slash("turn next", user=owner)
         later = text_of(await t.slash("effects list", user=player))
-        assert f"E{effect.id} {effect.name} (owner's, 1 turn left, this one included)" in later
+        assert f"E{effect.number} {effect.name} (owner's, 1 turn left, this one included)" in later
 
 
 @aio
@@ -57,18 +57,18 @@ async def test_effects_end_takes_an_effect_out_by_its_number(fake_discord, tmp_p
         effect = timed((await t.current()).game)
         before = (await t.current()).version
 
-        mine = await t.slash("effects end", {"id": f"E{effect.id}"}, user=player)
+        mine = await t.slash("effects end", {"id": f"E{effect.number}"}, user=player)
         assert is_ephemeral(mine)
         assert "the host or a referee can end that effect" in text_of(mine)
         assert (await t.current()).version == before
 
-        body = await t.slash("effects end", {"id": f"E{effect.id}"}, user=owner)
+        body = await t.slash("effects end", {"id": f"E{effect.number}"}, user=owner)
 
         assert not is_ephemeral(body)
-        assert f"E{effect.id} {effect.name} ends: ended by owner" in text_of(body)
+        assert f"E{effect.number} {effect.name} ends: ended by owner" in text_of(body)
         assert effect.id not in (await t.current()).game.state.effects
         listed = text_of(await t.slash("effects list", user=owner))
-        assert f"E{effect.id} " not in listed
+        assert f"E{effect.number} " not in listed
 
 
 @aio
@@ -77,9 +77,9 @@ async def test_anyone_at_the_table_may_end_a_world(fake_discord, tmp_path):
         _, player = await t.game("classic")
         (world,) = (await t.current()).game.state.effects.values()
 
-        body = await t.slash("effects end", {"id": f"#{world.id}"}, user=player)
+        body = await t.slash("effects end", {"id": f"#{world.number}"}, user=player)
 
-        assert f"E{world.id} {world.name} ends: ended by player" in text_of(body)
+        assert f"E{world.number} {world.name} ends: ended by player" in text_of(body)
         assert not (await t.current()).game.state.effects
         empty = await t.slash("effects list", user=player)
         assert "Nothing lasting is in play." in text_of(empty)
@@ -105,10 +105,10 @@ async def test_ending_the_global_card_reveals_the_next(fake_discord, tmp_path):
         owner, _ = await t.game("deck")
         (old,) = (await t.current()).game.state.effects.values()
 
-        body = await t.slash("effects end", {"id": str(old.id)}, user=owner)
+        body = await t.slash("effects end", {"id": str(old.number)}, user=owner)
 
         (new,) = (await t.current()).game.state.effects.values()
-        assert new.id != old.id
+        assert new.number == old.number + 1
         assert new.kind == "global"
         assert f"{old.name} ends" in text_of(body)
         assert f"{new.name} stays in play as the Global" in text_of(body)
@@ -139,18 +139,20 @@ async def test_a_roll_shows_its_entry_as_hash_and_its_effect_as_e(fake_discord, 
         text = text_of(rolled).replace("\\", "")
         assert f"→ #{label}\n" in text  # the entry's number on its list; its name is the title
         assert embed(rolled)["title"] == roll["entry"]["name"]
-        assert f"E{effect.id} {effect.name} (effect, owner's) lasts" in text
-        assert f"#{effect.id} {effect.name}" not in text  # the old, ambiguous form is gone
+        assert f"E{effect.number} {effect.name} (effect, owner's) lasts" in text
+        assert f"#{effect.number} {effect.name}" not in text  # the old, ambiguous form is gone
 
         _, offered = await t.fake.autocomplete("effects end", {"id": ""}, "id", user=owner)
         choices = offered["data"]["choices"]
-        assert {c["value"] for c in choices} == {f"E{e}" for e in game.state.effects}
-        assert f"E{effect.id} {effect.name}" in {c["name"] for c in choices}
+        assert {c["value"] for c in choices} == {
+            f"E{e.number}" for e in game.state.effects.values()
+        }
+        assert f"E{effect.number} {effect.name}" in {c["name"] for c in choices}
 
         (world,) = [e for e in game.state.effects.values() if e.kind == "world"]
-        for typed, which in ((f"e{effect.id}", effect), (str(world.id), world)):
+        for typed, which in ((f"e{effect.number}", effect), (str(world.number), world)):
             body = await t.slash("effects end", {"id": typed}, user=owner)
-            assert f"E{which.id} {which.name} ends: ended by owner" in text_of(body), typed
+            assert f"E{which.number} {which.name} ends: ended by owner" in text_of(body), typed
         assert not (await t.current()).game.state.effects
 
         bad = await t.slash("effects end", {"id": "M3"}, user=owner)

@@ -9,7 +9,7 @@ from tests.fakediscord.plugin import aio
 
 
 def middle_of(game) -> dict[int, str]:
-    return {card.id: card.name for card in game.state.middle.values()}
+    return {card.number: card.name for card in game.state.middle.values()}
 
 
 @aio
@@ -22,6 +22,7 @@ async def test_the_middle_world_takes_one_play_per_player_per_turn(fake_discord,
         cards = middle_of((await t.current()).game)
         bolt = next(i for i, name in cards.items() if name == "Lightning Bolt")
         growth = next(i for i, name in cards.items() if name == "Giant Growth")
+        assert (bolt, growth) == (1, 2)  # the middle's first cards, as people count (issue 24)
         assert f"M{bolt} Lightning Bolt goes into the middle (player)" in text_of(added)
 
         listed = await t.slash("middle list", user=owner)

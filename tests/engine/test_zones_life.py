@@ -105,7 +105,8 @@ def test_a_card_leaves_the_middle_once_played():
     game = new_game(lists())
     card = add(game, "ann", "Shock")
     game.act(MiddlePlay(actor="bob", card=card))
-    with pytest.raises(RulesError, match=f"no card M{card} in the middle"):
+    number = game.state.middle_numbers[card]
+    with pytest.raises(RulesError, match=f"M{number} isn't in the middle any more"):
         game.act(MiddlePlay(actor="cat", card=card))
 
 

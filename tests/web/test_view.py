@@ -98,12 +98,14 @@ def test_effects_say_how_long_they_last_and_the_global_comes_first() -> None:
             break
     effects = view_of(game)["effects"]
     assert effects[0]["kind"] == "global"
+    assert effects[0]["label"] == "E1"  # the start roll's Global, the game's first effect
     assert effects[0]["lasts"] == "the Global"
     timed = [e for e in effects if e["kind"] == "effect"]
     assert timed
     for shown in timed:
         effect = game.state.effects[shown["id"]]
-        assert shown["label"] == f"E{effect.id}"  # as everywhere: #N is an entry number
+        # As everywhere: #N is an entry number, and effects are counted E1, E2, … (issue 24).
+        assert shown["label"] == f"E{effect.number}"
         assert shown["owner"] == "Ann"
         assert shown["lasts"] == remaining(effect, Names.of(game))
 

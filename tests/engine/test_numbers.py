@@ -1,0 +1,124 @@
+"""Effects and middle cards by the numbers people count them by: E1, E2, … and M1, M2, … (issue 24).
+
+See docs/engine.md, "Effects and middle cards are numbered as people count them".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import (
+    Begin,
+    Counter,
+    EndEffect,
+    Game,
+    Join,
+    MiddleAdd,
+    MiddlePlay,
+    RollChaos,
+    RulesError,
+    Undo,
+)
+from tests.engine.make_golden import Driver
+from tests.engine.rulesets import classic
+from tests.engine.test_cheater_property import RULES
+from tests.engine.test_effects import new_game, start_effect
+from tests.engine.tiny import new_game as tiny_game
+
+
+def test_effects_are_numbered_in_the_order_they_came_whatever_their_ids() -> None:
+    game = new_game()
+    ids = [start_effect(game, table) for table in ("removed", "world", "permanent")]
+    assert ids != [1, 2, 3]  # the rolls took ids in between
+    assert [game.state.effects[i].number for i in ids] == [1, 2, 3]
+    events = game.act(EndEffect(actor="ann", referee=True, effect=2, by_number=True))
+    assert [e["id"] for e in events if e["type"] == "effect_ended"] == [ids[1]]
+    # The action is logged as it was typed: E2, by its number.
+    assert game.actions[-1] == {
+        "actor": "ann",
+        "referee": True,
+        "effect": 2,
+        "by_number": True,
+        "name": "effects end",
+    }
+    # The number stays with the effect that ended: the next one is E4, not E2 again.
+    fourth = start_effect(game, "removed")
+    assert game.state.effects[fourth].number == 4
+    assert Game.replay(game.ruleset, game.actions).events == game.events
+
+
+def test_a_number_that_ended_or_never_was_is_refused_with_it() -> None:
+    game = new_game()
+    start_effect(game, "removed")
+    game.act(EndEffect(actor="ann", referee=True, effect=1, by_number=True))
+    with pytest.raises(RulesError, match="E1 isn't in play any more: it has ended"):
+        game.act(EndEffect(actor="ann", referee=True, effect=1, by_number=True))
+    with pytest.raises(RulesError, match="there's no effect E9 in play"):
+        game.act(EndEffect(actor="ann", referee=True, effect=9, by_number=True))
+
+
+def test_an_undone_effect_leaves_its_number_to_the_next() -> None:
+    game = new_game()
+    first = start_effect(game, "removed")
+    undone = start_effect(game, "world")
+    assert game.state.effects[undone].number == 2
+    game.act(Undo(actor="ann", referee=True))
+    assert game.state.effect_numbers == {first: 1}
+    again = start_effect(game, "permanent")
+    assert game.state.effects[again].number == 2
+    assert Game.replay(game.ruleset, game.actions).state.effect_numbers == {first: 1, again: 2}
+
+
+def test_an_older_log_names_effects_and_cards_by_id_and_still_ends_them() -> None:
+    game = new_game()
+    start_effect(game, "removed")
+    second = start_effect(game, "world")
+    game.act(EndEffect(actor="ann", referee=True, effect=second))  # by id, no by_number
+    assert second not in game.state.effects
+    assert "by_number" not in game.actions[-1]  # such a log reads as it always did
+
+
+def test_middle_cards_are_numbered_from_m1() -> None:
+    driver = Driver("deck", 3, ("ann", "bob"))
+    game = driver.game
+    driver.roll()
+    game.act(MiddleAdd(actor="ann", card="Black Lotus"))
+    game.act(MiddleAdd(actor="ann", card="Shock"))
+    assert sorted(c.number for c in game.state.middle.values()) == [1, 2]
+    assert min(game.state.middle) > 2  # the engine's ids went to the rolls first
+    driver.next_turn()
+    game.act(MiddlePlay(actor="bob", card=2, by_number=True))
+    assert [c.name for c in game.state.middle.values()] == ["Black Lotus"]
+    with pytest.raises(RulesError, match="M2 isn't in the middle any more"):
+        game.act(MiddlePlay(actor="bob", card=2, by_number=True))
+    with pytest.raises(RulesError, match="there's no card M7 in the middle"):
+        game.act(MiddlePlay(actor="bob", card=7, by_number=True))
+
+
+def test_a_ruleset_without_a_middle_says_so_before_looking_for_the_number() -> None:
+    game = Game.start(classic(), seed=3, host="ann", name="Ann")
+    game.act(Join(actor="bob", player_name="Bob"))
+    game.act(Begin(actor="ann"))
+    with pytest.raises(RulesError, match="has no middle"):
+        game.act(MiddlePlay(actor="ann", card=1, by_number=True))
+
+
+def test_an_effect_a_counter_brings_back_keeps_its_number() -> None:
+    """A Global replaced by a roll comes back when the roll is countered, and goes again when
+    the counter is countered: each time under a new id, and always under its own number."""
+    game = tiny_game(RULES, players=("ann", "bob", "cy", "dan"))
+    for table in ("global", "grant", "global"):  # a Global, two CounterRolls, a new Global
+        game.act(RollChaos(actor="ann", referee=True, table=table))
+    numbers = [(e.name, e.number) for e in game.state.effects.values()]
+    assert numbers == [("A Global", 2)]
+    game.act(Counter(actor="ann"))  # the first Global comes back
+    (back,) = game.state.effects.values()
+    assert back.number == 1
+    assert back.id not in (2, 5)  # a new id all the same
+    game.act(Counter(actor="ann"))  # the counter countered: the second one is back
+    assert [e.number for e in game.state.effects.values()] == [2]
+    game.act(EndEffect(actor="ann", referee=True, effect=2, by_number=True))
+    assert not game.state.effects
+    assert Game.replay(game.ruleset, game.actions).state.effect_numbers == (
+        game.state.effect_numbers
+    )
