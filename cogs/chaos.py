@@ -79,6 +79,14 @@ class ChaosCog(commands.GroupCog, group_name="chaos"):
         )
 
     @app_commands.command(
+        name="veto", description="Vote to veto the result just shown (a house rule)"
+    )
+    async def veto(self, interaction: Interaction) -> None:
+        await self.bot.play.act(
+            interaction, lambda who, _: a.Veto(actor=who.id, referee=who.referee)
+        )
+
+    @app_commands.command(
         name="spite", description="A player would lose: apply the ruleset's spite rule"
     )
     @app_commands.describe(

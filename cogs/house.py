@@ -54,6 +54,24 @@ class HouseCog(commands.GroupCog, group_name="house"):
         )
 
     @app_commands.command(
+        name="veto", description="Whether the table may vote a result away (Manage Server)"
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        veto="on: a strict majority of the table vetoes a result, rolled again; off: none",
+        next_game=NEXT_GAME,
+    )
+    async def veto(
+        self,
+        interaction: Interaction,
+        veto: Literal["on", "off"],
+        next_game: bool = False,
+    ) -> None:
+        await change_house(
+            self.bot, interaction, lambda _: lambda h: house.veto(h, veto == "on"), next_game
+        )
+
+    @app_commands.command(
         name="repeats", description="Whether a list may give an entry twice (Manage Server)"
     )
     @app_commands.guild_only()

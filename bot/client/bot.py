@@ -31,7 +31,7 @@ from discord.ext import commands
 
 from bot import memory
 from bot.client import ratelimits
-from bot.client.buttons import GameButton, PickMenu
+from bot.client.buttons import GameButton, PickMenu, VetoButton
 from bot.client.errors import report
 from bot.client.health import healthz, report_health
 from bot.client.identify import IdentifyGate, LocalGate
@@ -57,7 +57,7 @@ from bot.workers import UploadWorkers
 # The buttons and menus that work after a restart (their state is in their custom_id). Each
 # takes the member's turns (bot.client.presses); the hostile sweep (tests/e2e/test_sweep.py)
 # floods each of them.
-PERSISTENT = (GameButton, PickMenu, RulesMenu, ShowEveryone)
+PERSISTENT = (GameButton, VetoButton, PickMenu, RulesMenu, ShowEveryone)
 
 log = logging.getLogger(__name__)
 

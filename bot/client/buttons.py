@@ -33,6 +33,7 @@ _STYLES = {
     StepKind.BEGIN: discord.ButtonStyle.success,
     StepKind.CHOOSE: discord.ButtonStyle.secondary,
     StepKind.PICK: discord.ButtonStyle.primary,
+    StepKind.VETO: discord.ButtonStyle.danger,
 }
 
 
@@ -42,8 +43,8 @@ def custom_id(kind: str, game_id: int, version: int, option: int = 0) -> str:
 
 
 # Only the buttons' kinds: discord.py offers a press to every item whose template matches, and
-# a menu's id (``cr:menu:…``) must not also look like a button's.
-_KINDS = "|".join(StepKind)
+# a menu's id (``cr:menu:…``) must not also look like a button's, nor a Veto button's.
+_KINDS = "|".join(kind for kind in StepKind if kind is not StepKind.VETO)
 
 
 class GameButton(
@@ -81,6 +82,44 @@ class GameButton(
     async def pressed(self, interaction: discord.Interaction[Any]) -> None:
         bot = cast("ChaosBot", interaction.client)
         await bot.play.press(interaction, self.step, self.game_id, self.version)
+
+
+class VetoButton(
+    TakesTurns,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"{PREFIX}:veto:(?P<game>[0-9]{{1,18}}):(?P<item>[0-9]{{1,9}})",
+):
+    """A vote to veto a result (a house rule), for the players at the table but its roller.
+
+    Its id names the result's stack item, not the game's version: every vote moves the game on,
+    and the others' votes on the same result still count. The engine refuses a press once the
+    vote is closed (the next action, or a veto)."""
+
+    def __init__(self, step: Step, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=step.label,
+                style=_STYLES[StepKind.VETO],
+                custom_id=f"{PREFIX}:veto:{game_id}:{step.option}",
+            )
+        )
+        self.step = step
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> VetoButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        step = Step(StepKind.VETO, label or "Veto", int(match["item"]))
+        return cls(step, int(match["game"]))
+
+    async def pressed(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast("ChaosBot", interaction.client)
+        await bot.play.press(interaction, self.step, self.game_id, 0)
 
 
 class PickMenu(
@@ -147,7 +186,10 @@ def steps_view(game_id: int, game: Game) -> discord.ui.View:
     """The buttons for what the game expects next (none once it is over)."""
     view = discord.ui.View(timeout=None)
     for step in next_steps(game.state, game.ruleset)[:25]:
-        view.add_item(GameButton(step, game_id, game.seq))
+        if step.kind is StepKind.VETO:
+            view.add_item(VetoButton(step, game_id))
+        else:
+            view.add_item(GameButton(step, game_id, game.seq))
     return _drawn(view)
 
 

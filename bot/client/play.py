@@ -207,8 +207,9 @@ class Play:
                 interaction,
                 lambda who, view: _pressed(step, who, view),
                 # Joining and beginning can't happen twice (the engine refuses a second), so
-                # an older lobby message's buttons still work after others joined.
-                version=None if step.kind in (StepKind.JOIN, StepKind.BEGIN) else version,
+                # an older lobby message's buttons still work after others joined; a vote
+                # names its result, and the engine refuses it once that vote is closed.
+                version=None if step.kind in _UNVERSIONED else version,
                 game_id=game_id,
             )
         except Exception as error:  # a component has no command tree to report to
@@ -316,6 +317,9 @@ class _Drawn:
         return _draw(outcome)
 
 
+_UNVERSIONED = (StepKind.JOIN, StepKind.BEGIN, StepKind.VETO)
+
+
 def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:
     """The action a button stands for, on behalf of whoever pressed it."""
     match step.kind:
@@ -345,5 +349,7 @@ def _pressed(step: Step, who: Caller, view: GameView) -> a.Action:
                 raise ChaosError("That roll isn't on offer any more.")
             table = view.offers[step.option - 1][1]
             return a.Decline(actor=who.id, referee=who.referee, table=table)
+        case StepKind.VETO:
+            return a.Veto(actor=who.id, referee=who.referee, item=step.option)
         case StepKind.PICK:  # pragma: no cover - handled before an action is built
             raise ChaosError("Choose from the menu.")

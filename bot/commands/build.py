@@ -199,6 +199,7 @@ BUILDERS: dict[str, Builder] = {
     "chaos reveal": lambda args, view, actor, ref: a.Reveal(actor=actor, referee=ref),
     "chaos counter": lambda args, view, actor, ref: a.Counter(actor=actor, referee=ref),
     "chaos fork": lambda args, view, actor, ref: a.Fork(actor=actor, referee=ref),
+    "chaos veto": lambda args, view, actor, ref: a.Veto(actor=actor, referee=ref),
     "chaos spite": lambda args, view, actor, ref: a.Spite(
         actor=actor, referee=ref, player=view.maybe_player(args["player"]), reason=args["reason"]
     ),

@@ -189,6 +189,14 @@ def chaos_fork(rest: str) -> Args:
     return nothing("chaos fork", rest)
 
 
+@command("chaos veto")
+def chaos_veto(rest: str) -> Args:
+    """Vote to veto the result just shown (with the house rule `veto` on), as yourself: the
+    players at the table other than its roller vote until the next action, and a strict
+    majority of the table takes it back and rolls it again. One veto a turn."""
+    return nothing("chaos veto", rest)
+
+
 @command("chaos spite [PLAYER] [life|poison|library|card]")
 def chaos_spite(rest: str) -> Args:
     """PLAYER (you, if left out) would lose the game, for that reason: the ruleset's spite
@@ -415,6 +423,17 @@ def house_chaos_from(rest: str) -> Args:
         "round": whole_number(text, "the round", "house chaos_from", low=low, high=high),
         "next_game": upcoming,
     }
+
+
+@command("house veto on|off [next game]", Kind.QUERY)
+def house_veto(rest: str) -> Args:
+    """With `on`, the players at the table may vote to veto a result (`chaos veto`): a strict
+    majority takes it back and rolls it again, once a turn. `off` is the default."""
+    text, upcoming = _next_game(rest)
+    word = text.strip().lower()
+    if word not in ("on", "off"):
+        raise CommandError(f"the veto is `on` or `off` ({usage_of('house veto')})")
+    return {"veto": word == "on", "next_game": upcoming}
 
 
 @command("house deny LIST ENTRY [next game]", Kind.QUERY)

@@ -48,6 +48,13 @@ def house_show(house: HouseRules, ruleset: Ruleset | None = None) -> str:
     else:
         lines.append("Repeats: allowed (the default: every roll afresh).")
     lines.append(_excluded_line(house, ruleset))
+    lines.append(
+        "Veto: on. The players at the table but the roller may vote to veto a result until the"
+        " next action; a strict majority of the table takes it back and rolls it again, once"
+        " a turn."
+        if house.veto
+        else "Veto: off (the default: `house veto on` lets the table vote a result away)."
+    )
     lines.append("A game keeps the house rules it started with (they are on its board).")
     return "\n".join(lines)
 
@@ -91,6 +98,11 @@ def _position(pair: tuple[str, str], ruleset: Ruleset | None) -> tuple[str, int,
 def chaos_from(house: HouseRules, round_number: int) -> HouseRules:
     """The rules with chaos from `round_number` (checked by the engine's rules)."""
     return replace(house, chaos_from=round_number)
+
+
+def veto(house: HouseRules, on: bool) -> HouseRules:
+    """The rules with the veto vote on or off."""
+    return replace(house, veto=on)
 
 
 def repeats(house: HouseRules, word: str) -> HouseRules:

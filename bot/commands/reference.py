@@ -32,7 +32,7 @@ GROUP_HELP = {
     "card": "a link to a card on Scryfall",
     "roll": "dice that aren't part of the game",
     "help": "this help",
-    "house": "house rules: chaos from round N, the deny-list, no repeats",
+    "house": "house rules: chaos from round N, the deny-list, no repeats, filters by tag, the veto",
     "settings": "the server's choices: referee role, default ruleset, auto-roll, secret rolls,"
     " turn powers",
     "quit": "leave (the game is saved)",

@@ -13,6 +13,7 @@ from bot.engine.model import ChaosSource, Ruleset
 from bot.engine.offers import awaited, held_away, open_offers
 from bot.engine.state import GameState, Phase
 from bot.engine.turns import nobody_can_play
+from bot.engine.veto import ballot
 
 MAX_OPTION_BUTTONS = 5  # more options than this go into one "choose" button and a menu
 MAX_OFFER_BUTTONS = 10  # one per offered list; the rest are taken with `/chaos roll list:`
@@ -30,6 +31,7 @@ class StepKind(StrEnum):
     PICK = "pick"  # open the pending choice privately (a spite look, or many options)
     OFFER = "offer"  # take an offered roll (`option` is its number among the offered lists)
     DECLINE = "decline"  # decline an offer a multi-roll waits for (`option`: as for OFFER)
+    VETO = "veto"  # vote to veto the result just shown (`option` is its stack item)
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,17 @@ class Step:
 
 
 def next_steps(state: GameState, ruleset: Ruleset) -> list[Step]:
-    """The actions worth a button now, most expected first; none once the game is over."""
+    """The actions worth a button now, most expected first; none once the game is over. While
+    the table may vote a result away (a house rule), a Veto button counts the votes."""
+    steps = _steps(state, ruleset)
+    vote = ballot(state, ruleset)
+    if vote is None:
+        return steps
+    label = f"Veto ({len(vote.votes)}/{vote.needed})"
+    return [*steps, Step(StepKind.VETO, label, vote.item)]
+
+
+def _steps(state: GameState, ruleset: Ruleset) -> list[Step]:
     if state.phase is Phase.ENDED:
         return []
     if state.phase is Phase.LOBBY:

@@ -29,6 +29,7 @@ from bot.commands.house import (
     house_show,
     include,
     repeats,
+    veto,
 )
 from bot.commands.reference import WIDTH
 from bot.commands.tables import lookup, table_list, table_show
@@ -84,6 +85,8 @@ async def answer(console: Console, command: Command) -> None:
             out.reply(command.name, house_show(settings.house, await _ruleset(console)))
         case "house chaos_from":
             await _change_house(console, lambda h: chaos_from(h, args["round"]), args)
+        case "house veto":
+            await _change_house(console, lambda h: veto(h, args["veto"]), args)
         case "house repeats":
             await _change_house(console, lambda h: repeats(h, args["repeats"]), args)
         case "house deny" | "house allow":

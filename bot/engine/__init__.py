@@ -31,6 +31,7 @@ from bot.engine.actions import (
     SkipTurn,
     Spite,
     Undo,
+    Veto,
     action_from_json,
 )
 from bot.engine.dice import Dice, DiceExpr, Die, InlineRoll, Sum, TensUnits, parse_expr
@@ -153,6 +154,7 @@ __all__ = [
     "TurnChange",
     "Undo",
     "UnknownTableError",
+    "Veto",
     "ZonePolicy",
     "action_from_json",
     "fold",

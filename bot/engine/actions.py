@@ -115,6 +115,16 @@ LOSS_REASONS = ("life", "poison", "library", "card")  # why a player would lose 
 
 
 @dataclass(frozen=True, kw_only=True)
+class Veto(Action):
+    """A vote to veto the result shown (a house rule): `item` is the roll voted on (None: the
+    one open to a vote). A strict majority takes it back and rolls it again
+    (:mod:`bot.engine.veto`)."""
+
+    name = "chaos veto"
+    item: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Spite(Action):
     """`player` would lose the game: apply the ruleset's spite rule.
 
@@ -239,6 +249,7 @@ ACTIONS: dict[str, type[Action]] = {
         Reveal,
         Counter,
         Fork,
+        Veto,
         Spite,
         RollGlobal,
         Choose,

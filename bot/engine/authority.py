@@ -9,6 +9,9 @@ Five kinds of people act in a game:
 * a **seated** player, anyone with a seat;
 * **anyone**, who may only join.
 
+A vote to veto a result (a house rule) is a seated player's own, for the officials too: nobody
+votes for another, and the roller doesn't vote on their own result.
+
 The host and referees are the *officials*: they may do anything a player may, on anyone's
 behalf. A few things are theirs alone, and three of those (turn-order changes, a new Global, a
 roll on a named list) are the *turn powers* a guild may hand to the active player as well
@@ -44,6 +47,7 @@ class Who(StrEnum):
     ACTIVE = "active"  # the active player
     POWERS = "powers"  # officials; the active player too when the guild hands out turn powers
     OFFICIAL = "official"  # the host and referees only
+    VOTER = "voter"  # a player at the table but the roller, for themselves: officials too
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ ABILITIES: dict[str, Ability] = {
         Ability("reveal the chaos card", Who.ACTIVE),
         Ability("spend a CounterRoll", Who.SEATED, own=True),
         Ability("spend a RollFork", Who.SEATED, own=True),
+        # A vote is the voter's own: nobody votes for another, officials included.
+        Ability("vote to veto a result", Who.VOTER, own=True),
         Ability("apply the spite rule to that player", Who.PLAYER),
         Ability("answer that choice", Who.PLAYER, when_out=True),
         Ability("undo", Who.OFFICIAL, in_play=False),
@@ -109,6 +115,7 @@ _PLAIN: dict[type[a.Action], str] = {
     a.Reveal: "reveal the chaos card",
     a.Counter: "spend a CounterRoll",
     a.Fork: "spend a RollFork",
+    a.Veto: "vote to veto a result",
     a.Spite: "apply the spite rule to that player",
     a.RollGlobal: "roll a new Global",
     a.Choose: "answer that choice",
@@ -196,6 +203,9 @@ def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) ->
             f"{seat.name} is away: the one thing a player who is away can do is come back"
             " (`player back`)"
         )
+    if can.who is Who.VOTER:
+        _voter(state, action, can)
+        return
     official = action.referee or actor == state.host
     if seat is not None and seat.status is Status.OUT and not can.when_out:
         if not official:
@@ -280,6 +290,21 @@ def _powers(state: GameState, action: a.Action, can: Ability) -> None:
     )
 
 
+def _voter(state: GameState, action: a.Action, can: Ability) -> None:
+    """A vote is a seated player's own, whatever their role: not a player who is out, and not
+    the roller of the result voted on (see bot.engine.veto)."""
+    seat = state.players.get(action.actor)
+    if seat is None:
+        raise NotInGameError(f"you're not in this game: only its players can {can.what}")
+    if seat.status is Status.OUT:
+        raise NotYourTurnError(f"{seat.name} is already out of the game and takes no part in it")
+    item = next((i for i in state.stack if i.id == state.veto_item), None)
+    if item is not None and item.player == action.actor:
+        raise NotYourTurnError(
+            f"{seat.name} rolled R{item.id}: a veto is the other players' vote, not the roller's"
+        )
+
+
 def _official(state: GameState, action: a.Action, can: Ability) -> None:
     raise NotYourTurnError(f"only the host or a referee can {can.what}")
 
@@ -290,4 +315,5 @@ _RULES: dict[Who, Callable[[GameState, a.Action, Ability], None]] = {
     Who.ACTIVE: _active,
     Who.POWERS: _powers,
     Who.OFFICIAL: _official,
+    Who.VOTER: _voter,
 }

@@ -16,7 +16,7 @@ from bot.engine.spite import lose
 from bot.engine.stack import Outcome
 from bot.engine.state import Phase, StackItem, Status
 from bot.engine.turns import knock_out
-from bot.engine.undo import take_back
+from bot.engine.undo import REASON, take_back
 
 
 def counter(ctx: Context, action: act.Counter) -> None:
@@ -105,8 +105,9 @@ def _spend(ctx: Context, token: Token) -> StackItem:
     return target
 
 
-def _counter(ctx: Context, target: StackItem, by: int) -> None:
-    """Counter `target`: take back what it did; if it was a counter, what it countered returns."""
+def _counter(ctx: Context, target: StackItem, by: int, reason: str = REASON) -> None:
+    """Counter `target`: take back what it did; if it was a counter, what it countered returns.
+    A veto takes a roll back this way too (`reason` says so, and `by` is the roll itself)."""
     ctx.emit({"type": "countered", "item": target.id, "by": by, "countered": True})
     if target.kind == "counter":
         if target.target is not None:
@@ -117,10 +118,15 @@ def _counter(ctx: Context, target: StackItem, by: int) -> None:
     for outcome in reversed(target.outcomes):
         lineage = _lineage(outcome)
         if lineage is None:
-            take_back(ctx, outcome, mark)
+            take_back(ctx, outcome, mark, reason)
         elif lineage not in settled:
             settled.add(lineage)
-            _settle_effect(ctx, target, lineage, mark)
+            _settle_effect(ctx, target, lineage, mark, reason)
+
+
+def take_back_roll(ctx: Context, target: StackItem, reason: str) -> None:
+    """Take back everything roll `target` did, as a counter would, for `reason` (a veto)."""
+    _counter(ctx, target, target.id, reason)
 
 
 def _lineage(outcome: Outcome) -> object | None:
@@ -135,7 +141,11 @@ def _lineage(outcome: Outcome) -> object | None:
 
 
 def _settle_effect(
-    ctx: Context, target: StackItem, lineage: object, mark: dict[str, int | None]
+    ctx: Context,
+    target: StackItem,
+    lineage: object,
+    mark: dict[str, int | None],
+    reason: str = REASON,
 ) -> None:
     """Put one effect back as it stood before `target`: in play if it was (the first thing the
     item did to it was to end it), gone if it wasn't (the item started it). An item can start
@@ -146,9 +156,9 @@ def _settle_effect(
     for outcome in reversed(about):
         event = outcome.event
         if event["type"] == "effect_started" and event["id"] in ctx.state.effects:
-            take_back(ctx, outcome, mark)  # ends it
+            take_back(ctx, outcome, mark, reason)  # ends it
     if first.event["type"] == "effect_ended" and not _in_play(ctx, lineage):
-        take_back(ctx, first, mark)  # starts it again as it was
+        take_back(ctx, first, mark, reason)  # starts it again as it was
 
 
 def _in_play(ctx: Context, lineage: object) -> bool:

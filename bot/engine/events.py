@@ -60,6 +60,8 @@ from bot.engine.events_rolls import (
     RollResumed,
     StackCountered,
     StackPushed,
+    Vetoed,
+    VetoVote,
 )
 from bot.engine.events_turns import (
     ChaosDone,
@@ -122,6 +124,8 @@ __all__ = [
     "TurnOrderChanged",
     "TurnSkipped",
     "TurnStarted",
+    "VetoVote",
+    "Vetoed",
 ]
 
 Event: TypeAlias = (
@@ -152,6 +156,8 @@ Event: TypeAlias = (
     | RollResumed
     | StackPushed
     | StackCountered
+    | VetoVote
+    | Vetoed
     | CardDrawn
     | CardRevealed
     | CardsToBottom

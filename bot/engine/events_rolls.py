@@ -100,6 +100,26 @@ class StackCountered(TypedDict):
     countered: bool
 
 
+class VetoVote(TypedDict):
+    """A seated player votes to veto the result of stack item `item` (a house rule): `votes` of
+    the `needed` are in."""
+
+    type: Literal["veto_vote"]
+    item: int
+    player: str
+    votes: int
+    needed: int
+
+
+class Vetoed(TypedDict):
+    """The table vetoed stack item `item` by a majority of `voters`: it is taken back as a
+    counter takes a roll back, and rolled again."""
+
+    type: Literal["vetoed"]
+    item: int
+    voters: list[str]
+
+
 class ChoiceOffered(TypedDict):
     type: Literal["choice_offered"]
     player: str

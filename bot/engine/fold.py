@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from bot.engine.events import EffectStarted, Event, OfferMade, RollPaused, TurnOrderChanged
-from bot.engine.house import HouseRules
+from bot.engine.events import (
+    EffectStarted,
+    Event,
+    Json,
+    OfferMade,
+    RollPaused,
+    TurnOrderChanged,
+)
+from bot.engine.house import VETOABLE, HouseRules
 from bot.engine.model import Lasts, PlayerId
 from bot.engine.stack import ActiveEffect, StackItem, record_outcome
 from bot.engine.state import (
@@ -32,6 +39,8 @@ def apply(state: GameState, event: Event) -> None:
     match event["type"]:
         case "action":
             state.seq = event["seq"]
+            if state.veto_item is not None and not _keeps_vote(state, event["action"]):
+                state.veto_item, state.votes = None, ()  # the next action closes the vote
         case "undone":
             pass  # handled by fold(), which leaves the undone action out
         case "dice":
@@ -67,6 +76,7 @@ def apply(state: GameState, event: Event) -> None:
             else:
                 state.seat = event["player"]
             state.rolled = False
+            state.veto_item, state.votes, state.vetoed = None, (), None
             state.draws = {}
             state.stack = []
             state.paused = []  # none outlasts its turn (turn next waits for them): never kept
@@ -118,6 +128,20 @@ def apply(state: GameState, event: Event) -> None:
                     purpose=event.get("purpose"),
                 )
             )
+            # The newest result is the one a vote may veto (the house rule on, none this turn).
+            open_to_vote = (
+                state.house.veto
+                and state.vetoed is None
+                and event["kind"] == "roll"
+                and event.get("purpose") in VETOABLE
+            )
+            state.veto_item = event["item"] if open_to_vote else None
+            state.votes = ()
+        case "veto_vote":
+            state.votes = (*state.votes, event["player"])
+        case "vetoed":
+            state.vetoed = event["item"]
+            state.veto_item, state.votes = None, ()
         case "countered":
             countered = state.writable_item(event["item"])
             countered.live = not event["countered"]
@@ -300,6 +324,21 @@ def fold(events: Iterable[Event]) -> GameState:
         if not skipping:
             apply(state, event)
     return state
+
+
+def _keeps_vote(state: GameState, action: Json) -> bool:
+    """A vote leaves the vote open, and so does an undo (the vote stands as it stood before the
+    action undone) and picking the roll to keep of the very result voted on ("roll N, keep
+    one"): the result is shown whole only once it is picked."""
+    if action.get("name") in ("chaos veto", "chaos undo"):
+        return True
+    pending = state.pending
+    return (
+        action.get("name") == "chaos choose"
+        and pending is not None
+        and pending.kind == "keep"
+        and pending.context.get("item") == state.veto_item
+    )
 
 
 def _numbered(numbers: dict[int, int], thing: int, number: int | None = None) -> dict[int, int]:

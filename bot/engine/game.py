@@ -26,6 +26,7 @@ from bot.engine import (
     spite,
     streams,
     turns,
+    veto,
     zones,
 )
 from bot.engine.context import Context, NoDice
@@ -53,6 +54,7 @@ HANDLERS: dict[type[a.Action], Handler] = {
     a.Reveal: decks.reveal,
     a.Counter: counters.counter,
     a.Fork: counters.fork,
+    a.Veto: veto.vote,
     a.Spite: spite.spite,
     a.RollGlobal: chaos.roll_global,
     a.Choose: chaos.choose,

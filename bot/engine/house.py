@@ -14,6 +14,8 @@ without house rules logs and commits exactly as before they existed.
   then it starts over, and the roll that starts it over says so.
 * ``exclude``: tags (:mod:`bot.engine.tags`) whose entries are left out: on a list they are
   denied like the deny-list's, and a deck is shuffled without its cards that carry one.
+* ``veto``: a result may be vetoed by a majority vote of the table, and is then taken back like
+  a counter and rolled again (:mod:`bot.engine.veto`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's 
 MAX_DENIED = 200  # entries a server may deny in all: the board and the log stay short
 MAX_ID = 100  # characters of a list's or an entry's id
 REPEATS = ("allowed", "never")
-RULES = ("chaos_from", "deny", "repeats", "exclude")  # the house rules a log may hold
+RULES = ("chaos_from", "deny", "repeats", "exclude", "veto")  # the house rules a log may hold
+# The rolls a vote may veto, by why they were made: not a spite (a loss's last chance), a
+# RollFork's copy or a counter (a player's token), nor a card (dealt, not rolled).
+VETOABLE = ("turn", "extra", "list", "offered", "global")
 
 
 class HouseRuleError(ValueError):
@@ -44,10 +49,13 @@ class HouseRules:
     deny: tuple[tuple[str, str], ...] = ()  # (list id, entry id), sorted, each once
     repeats: str = "allowed"  # or "never": no entry twice until the list came up whole
     exclude: tuple[str, ...] = ()  # tags whose entries are left out, sorted, each once
+    veto: bool = False  # the table may veto a result by a majority vote
 
     def __post_init__(self) -> None:
         if self.repeats not in REPEATS:
             raise HouseRuleError(f"repeats are {' or '.join(REPEATS)}")
+        if not isinstance(self.veto, bool):
+            raise HouseRuleError("the veto is on or off")
         if len(self.deny) > MAX_DENIED:
             raise HouseRuleError(f"a server may deny at most {MAX_DENIED} entries")
         if any(
@@ -81,6 +89,8 @@ class HouseRules:
             parts.append("no repeats until a list has come up whole")
         if self.exclude:
             parts.append(f"entries tagged {' or '.join(self.exclude)} left out")
+        if self.veto:
+            parts.append("results may be vetoed")
         return parts
 
     def denied(self) -> dict[str, frozenset[str]]:
@@ -117,6 +127,8 @@ class HouseRules:
             data["repeats"] = self.repeats
         if self.exclude:
             data["exclude"] = list(self.exclude)
+        if self.veto:
+            data["veto"] = True
         return data
 
     @classmethod
@@ -139,4 +151,5 @@ class HouseRules:
             deny=tuple((t, e) for t, e in deny),
             repeats=data.get("repeats", "allowed"),
             exclude=tuple(exclude),
+            veto=data.get("veto", False),
         )

@@ -150,6 +150,11 @@ class GameState:
     paused: list[PausedRoll] = field(default_factory=list)  # the newest last
     winner: PlayerId | None = None
     seq: int = 0
+    # The veto vote (a house rule, bot.engine.veto): the roll open to a vote until the next
+    # action, who voted to veto it, and the roll vetoed this turn (one a turn).
+    veto_item: int | None = None
+    votes: tuple[PlayerId, ...] = ()
+    vetoed: int | None = None
 
     def copy(self) -> GameState:
         """An independent copy for an action to work on.

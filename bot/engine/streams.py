@@ -44,6 +44,7 @@ PURPOSES = (
     "life",  # dice a result's change to life totals throws (a gain or loss in dice, a swap)
     "keep",  # the rolls after a "roll N, keep one" choice
     "fork",  # a RollFork's copy: its fresh inline dice and what it rolls
+    "veto",  # a vetoed result rolled again (a house rule; one veto a turn)
 )
 SHUFFLE = "shuffle "  # + a deck's id: its shuffle at the start and each reshuffle
 

@@ -22,8 +22,11 @@ from bot.engine.turns import end_effect
 REASON = "countered"
 
 
-def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> None:
-    """Emit the inverse of `outcome`, if it still has one, with `mark` (``undoes`` or ``item``).
+def take_back(
+    ctx: Context, outcome: Outcome, mark: dict[str, int | None], reason: str = REASON
+) -> None:
+    """Emit the inverse of `outcome`, if it still has one, with `mark` (``undoes`` or ``item``);
+    `reason` is why (a counter, or a veto).
 
     An outcome whose result is already gone (an effect ended by hand, an extra turn no longer
     queued) has nothing left to take back. Nothing of a player who is out comes back or is
@@ -39,7 +42,7 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
     match event["type"]:
         case "effect_started":
             if event["id"] in state.effects:
-                end_effect(ctx, event["id"], REASON, mark)
+                end_effect(ctx, event["id"], reason, mark)
         case "effect_ended":
             if outcome.effect is not None:
                 _restart(ctx, outcome, mark)
@@ -48,13 +51,13 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
             # Only what is still held is taken: a token already spent stays spent.
             delta = -min(event["delta"], held) if event["delta"] > 0 else -event["delta"]
             if delta:
-                _emit(ctx, {**event, "delta": delta, "reason": REASON}, mark)
+                _emit(ctx, {**event, "delta": delta, "reason": reason}, mark)
         case "list_changed":
             current, forced = event["was"]
             was = [state.current_list, state.forced_list]
             _emit(
                 ctx,
-                {**event, "current": current, "forced": forced, "was": was, "reason": REASON},
+                {**event, "current": current, "forced": forced, "was": was, "reason": reason},
                 mark,
             )
         case "life":
@@ -62,10 +65,10 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
             if life is not None:
                 changed = {**event, "life": life - event["delta"], "delta": -event["delta"]}
                 changed.pop("dice", None)  # the inverse throws no dice
-                _emit(ctx, {**changed, "reason": REASON}, mark)
+                _emit(ctx, {**changed, "reason": reason}, mark)
         case "life_unsure":
             if state.players[player].unsure is event["unsure"]:
-                _emit(ctx, {**event, "unsure": not event["unsure"], "reason": REASON}, mark)
+                _emit(ctx, {**event, "unsure": not event["unsure"], "reason": reason}, mark)
         case "turn_order":
             _turn_order(ctx, event, mark)
         case "player_away":
@@ -79,7 +82,7 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
                 lapsed = {
                     "type": "offer_lapsed",
                     "id": event["id"],
-                    "reason": "its roll was countered",
+                    "reason": f"its roll was {reason}",
                 }
                 _emit(ctx, lapsed, mark)
         case "offer_lapsed":
@@ -92,7 +95,7 @@ def take_back(ctx: Context, outcome: Outcome, mark: dict[str, int | None]) -> No
                     "type": "roll_resumed",
                     "paused": event["item"],
                     "dropped": True,
-                    "reason": "its roll was countered: the rolls it still had to make are dropped",
+                    "reason": f"its roll was {reason}: the rolls it still had to make are dropped",
                 }
                 _emit(ctx, dropped, mark)
         case "roll_resumed":

@@ -163,6 +163,16 @@ def _middle_play(action: Json, events: Sequence[Event], names: Names, who: str) 
     return f"{who} plays {middle_ref(card)} {names.middle.get(card, '')}".rstrip()
 
 
+def _veto(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
+    vetoed = _of(events, "vetoed")
+    if vetoed is not None:  # the vote that made the majority: the roll made again is the title
+        return f"{names.item(vetoed['item'])} is vetoed — {_roller(events, names, who)} rolls again"
+    vote = _of(events, "veto_vote")
+    if vote is None:
+        return f"{who} votes to veto the result"
+    return f"{who} votes to veto {names.item(vote['item'])} ({vote['votes']} of {vote['needed']})"
+
+
 def _undo(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
     return f"{who} takes back the last action"
 
@@ -185,6 +195,7 @@ _SAY: dict[str, Say] = {
     "chaos spite": lambda a, e, names, who: f"{_target(a, names, who)} gets a spite",
     "chaos global": lambda action, events, names, who: f"{who} rolls a new Global",
     "chaos choose": _choose,
+    "chaos veto": _veto,
     "chaos undo": _undo,
     "turn next": _turn,
     "turn extra": lambda a, e, names, who: f"{_target(a, names, who)} gets an extra turn",

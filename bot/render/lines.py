@@ -16,6 +16,7 @@ from bot.engine.model import CHAOS_ROLL, ChaosSource
 from bot.render.choices import option_texts
 from bot.render.ids import EFFECT, MIDDLE
 from bot.render.names import Names
+from bot.render.votes import vetoed_line, vote_line
 
 WIDTH = 100
 
@@ -290,7 +291,9 @@ def _stack(e: ev.StackPushed, names: Names) -> str | None:
     return None  # a roll: the roll event itself says it all
 
 
-def _countered(e: ev.StackCountered, names: Names) -> str:
+def _countered(e: ev.StackCountered, names: Names) -> str | None:
+    if e["by"] == e["item"]:
+        return None  # a veto took it back, and its line said so (bot.render.votes)
     return f"{names.item(e['item'])} {'is countered' if e['countered'] else 'stands again'}."
 
 
@@ -436,6 +439,8 @@ _TEXT: dict[str, Callable[[Any, Names], str | None]] = {
     "roll_resumed": _resumed,
     "stack": _stack,
     "countered": _countered,
+    "veto_vote": vote_line,
+    "vetoed": vetoed_line,
     "card_drawn": _drawn,
     "cards_to_bottom": _to_bottom,
     "deck_shuffled": _shuffled,

@@ -10,6 +10,7 @@ from bot.engine.turns import nobody_can_play
 from bot.render.ids import effect_ref, middle_ref
 from bot.render.lines import TOKENS, commitment_line, offered, wrap
 from bot.render.names import Names
+from bot.render.votes import ballot_lines
 
 
 def render_status(state: GameState, ruleset: Ruleset) -> str:
@@ -269,7 +270,12 @@ def life_total(player: Player) -> str:
 
 def chaos_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
     """Where this turn's chaos comes from: the list rolled on, the current list, or the decks;
-    before the round the house rules start chaos in, when it starts."""
+    before the round the house rules start chaos in, when it starts; a vote to veto a result
+    while one is open."""
+    return [*_source_lines(state, ruleset, names), *ballot_lines(state, ruleset, names)]
+
+
+def _source_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
     if state.chaos_waits():
         return [
             f"Chaos starts in round {state.house.chaos_from} (a house rule);"

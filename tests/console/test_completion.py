@@ -54,6 +54,7 @@ def test_the_words_offered_fit_where_the_cursor_is(
 VALUES = {
     "chaos spite": "Bob",
     "house chaos_from": "3",
+    "house veto": "on",
     "house deny": "chaos 1",
     "house allow": "chaos 1",
     "house repeats": "never",
@@ -77,6 +78,8 @@ def test_every_command_is_reached_word_by_word_and_its_words_are_offered(name: s
             line = f"{name} {VALUES[name]} next game"  # one optional phrase of two words
         if name == "house repeats" and word in ("never", "allowed"):
             line = f"{name} {word}"  # the value itself
+        if name == "house veto" and word in ("on", "off"):
+            line = f"{name} {word}"
         parsed = parse(line)
         assert parsed is not None
         assert parsed.name == name

@@ -119,6 +119,7 @@ def test_hostile_arguments_get_a_sentence(tmp_path: Path, line: str, message: st
 COMMANDS = [
     "chaos roll", "chaos roll chaos", "chaos roll ewl", "turn next", "turn next override",
     "chaos counter", "chaos fork", "chaos choose 1", "chaos choose 2", "chaos global",
+    "chaos veto", "as Cy: chaos veto", "as Bob: chaos veto", "house veto on next game",
     "chaos spite", "chaos spite Bob", "chaos reveal", "chaos undo", "game status", "chaos log 5",
     "effects list", "effects end 3", "middle add Fog", "middle play 1", "middle list",
     "life lose Bob 25", "life gain 3", "life set Cy 0", "player away Bob 2", "player back Bob",

@@ -97,7 +97,7 @@ def test_the_house_rules_doc_transcripts_are_what_the_console_prints(tmp_path: P
             r"```text\n\$ chaos-referee play (?P<args>[^\n]*)\n(?P<body>.*?)\n```", text, re.S
         )
     )
-    assert len(blocks) == 3, "docs/house-rules.md shows chaos from round N, deny, exclude"
+    assert len(blocks) == 4, "docs/house-rules.md shows chaos from round N, deny, exclude, veto"
     for n, found in enumerate(blocks):
         typed: list[str] = []
         shown: list[str] = []
@@ -194,3 +194,78 @@ def test_no_repeats_at_the_console(tmp_path: Path) -> None:
     rolls = [e for e in events if e["type"] == "roll" and e["table"] == "persona"]
     assert len({r["entry"]["id"] for r in rolls[:20]}) == 20
     assert [n for n, r in enumerate(rolls) if r.get("fresh")] == [20]
+
+
+VETO_SESSION = """\
+house veto on
+as Ann: game start classic
+game join Bob
+game join Cy
+game begin
+chaos roll
+chaos veto
+as Bob: chaos veto
+as Bob: chaos veto
+game status
+as Cy: chaos veto
+as Bob: chaos veto
+turn next
+chaos roll
+as Cy: chaos veto
+life lose Ann 1
+as Ann: chaos veto
+game end
+game export game.jsonl
+game verify game.jsonl
+"""
+
+
+def test_a_veto_vote_at_the_console(tmp_path: Path) -> None:
+    """`chaos veto` votes as the active player (here the roller, refused), `as NAME: chaos
+    veto` as NAME; two of three vetoes, the roll is taken back and made again, and the game
+    verifies. The export without the rule fails."""
+    out = play(tmp_path, "--seed", "5", stdin=VETO_SESSION)
+    assert_in_order(
+        out,
+        r"> house veto on",
+        r"Veto: on\. The players at the table but the roller may vote .*",
+        r"Ann opens a classic game \(seed 5, 20 life, house rules: results may be vetoed\)\.",
+        r"> chaos roll",
+        r"Ann rolls Chaos List d20×d10 \[7, 2\] = 72 → #72 Graveyard Bonfire",
+        r"> chaos veto",
+        r"! Ann rolled R3: a veto is the other players' vote, not the roller's",
+        r"> as Bob: chaos veto",
+        r"✕ Bob votes to veto R3 Graveyard Bonfire \(1 of 2 votes\)\.",
+        r"> as Bob: chaos veto",
+        r"! Bob has voted to veto R3 already",
+        r"> game status",
+        r"Veto R3 Graveyard Bonfire\? 1 of 2 votes: Bob \(`chaos veto`, until the next action\)\.",
+        r"House rules: results may be vetoed\.",
+        r"> as Cy: chaos veto",
+        r"✕ Cy votes to veto R3 Graveyard Bonfire \(2 of 2 votes\)\.",
+        r"✕ R3 Graveyard Bonfire is vetoed by Bob and Cy: taken back, and rolled again\.",
+        r"Ann rolls Chaos List d20×d10 \[1, 8\] = 18 → #18 Someone You Know \(rolled again: R3"
+        r" was vetoed\)",
+        r"> as Bob: chaos veto",
+        r"! R3 was vetoed this turn, and a turn has one veto at most: the roll made again stands",
+        r"> as Cy: chaos veto",
+        r"✕ Cy votes to veto R\d+ .* \(1 of 2 votes\)\.",
+        r"> life lose Ann 1",
+        r"> as Ann: chaos veto",
+        r"! there is no result to veto: a result can be vetoed from when it is shown until the"
+        r" next action",
+        r"> game end",
+        r"Played with house rules: results may be vetoed\.",
+        r"> game verify game.jsonl",
+        r"Verified.*",
+        r"Its commitment .* and its house rules \(results may be vetoed\)\. .*",
+    )
+    events = [json.loads(line) for line in (tmp_path / "game.jsonl").read_text().splitlines()]
+    assert events[1]["house"] == {"veto": True}
+    [vetoed] = [e for e in events if e["type"] == "vetoed"]
+    assert vetoed["voters"] == ["bob", "cy"]
+    for where in (events[0]["action"], events[1]):
+        del where["house"]
+    (tmp_path / "forged.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    out = play(tmp_path, stdin="game verify forged.jsonl\n")
+    assert_in_order(out, r"> game verify forged.jsonl", r"! .*commitment doesn't match.*")

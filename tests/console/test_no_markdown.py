@@ -33,6 +33,7 @@ FILL = {
     "CARD NAME": "Black Lotus",
     "NUMBER|NAME": "5",
     "slow|choice|swingy|mana|creature": "slow",  # house exclude / include: a tag
+    "on|off": "on",  # house veto
 }
 # Usage words filled per command: an id, a list, a file.
 BY_COMMAND = {

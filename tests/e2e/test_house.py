@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.engine.house import HouseRules
-from tests.e2e.table import Table, board_of, is_ephemeral, labels, text_of
+from tests.e2e.table import Table, board_of, is_ephemeral, labels, refused, text_of
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
 
@@ -118,3 +118,72 @@ async def test_no_repeats_through_discord(fake_discord: FakeDiscord, tmp_path: P
         assert persona[20].get("fresh") is True
         shown = await t.slash("house show", user=fake.player)
         assert "Repeats: never." in text_of(shown)
+
+
+def _holding(t: Table, text: str, label: str) -> dict[str, object]:
+    """The newest channel message that reads `text` and has a `label` button."""
+    for message in reversed(t.fake.channel_messages()):
+        if text in text_of(message) and label in labels(message):
+            return message
+    raise AssertionError(f"no message reads {text!r} with a {label!r} button")
+
+
+@aio
+async def test_a_veto_vote_with_buttons_through_discord(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """/house veto on; a result gets a Veto button counting the votes, for the players but
+    the roller; two of three veto it, and the result is rolled again; the button goes away."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        fake = t.fake
+        denied = await t.slash("house veto", {"veto": "on"}, user=fake.player)
+        assert text_of(denied) == "Changing the house rules needs the Manage Server permission."
+        saved = await t.slash("house veto", {"veto": "on"}, user=fake.owner)
+        assert "Veto: on." in text_of(saved)
+        assert (await t.service.settings(fake.guild_id)).house == HouseRules(veto=True)
+        _, _, guest = await t.game("classic", players=3, seed=5)
+        assert "House rules: results may be vetoed." in text_of(await board_of(t))
+
+        rolled = await t.slash("chaos roll", user=fake.owner)
+        assert "Graveyard Bonfire" in text_of(rolled)
+        assert labels(rolled) == ["Next turn", "Veto (0/2)"]
+        result = _holding(t, "Graveyard Bonfire", "Veto (0/2)")
+        board = await board_of(t)
+        assert "Veto R3 Graveyard Bonfire? 0 of 2 votes" in text_of(board)
+        assert "Veto (0/2)" in labels(board)
+
+        # Who may vote, from both sides: not the roller, nor a member without a seat.
+        refused(await t.press("Veto (0/2)", user=fake.owner, message=result), "not the roller's")
+        outsider = fake.add_user("outsider")
+        refused(await t.press("Veto (0/2)", user=outsider, message=result), "only its players")
+        first = await t.press("Veto (0/2)", user=fake.player, message=result)
+        assert not is_ephemeral(first)
+        assert "votes to veto R3 Graveyard Bonfire (1 of 2 votes)" in text_of(first)
+        assert labels(first) == ["Next turn", "Veto (1/2)"]
+        refused(await t.press("Veto (1/2)", user=fake.player), "has voted to veto R3 already")
+        board = await board_of(t)
+        assert "Veto (1/2)" in labels(board)
+
+        # The button on the result itself still counts, though the game moved on since.
+        second = await t.press("Veto (0/2)", user=guest, message=result)
+        said = text_of(second)
+        assert "R3 Graveyard Bonfire is vetoed by" in said
+        # Announced as the veto, titled with what the roll made again came to.
+        [embed] = second["data"]["embeds"]
+        assert embed["author"]["name"] == "R3 Graveyard Bonfire is vetoed — owner rolls again"
+        assert embed["title"] == "Someone You Know → Your playgroup's comeback kid"
+        assert "= 18 → #18 (rolled again: R3 was vetoed)" in said
+        assert labels(second) == ["Next turn"]  # one veto a turn: no more Veto button
+        board = await board_of(t)
+        assert not [label for label in labels(board) if label.startswith("Veto")]
+        game = (await t.current()).game
+        [vetoed] = [e for e in game.events if e["type"] == "vetoed"]
+        assert vetoed["voters"] == [str(fake.player["id"]), str(guest["id"])]
+        late = await t.press("Veto (1/2)", user=guest)
+        refused(late, "R3 was vetoed this turn")
+
+        # After the next action the vote is closed, with a sentence.
+        await t.slash("turn next", user=fake.owner)
+        await t.slash("chaos roll", user=fake.player)
+        await t.slash("life lose", {"amount": 1}, user=fake.owner)
+        refused(await t.slash("chaos veto", user=guest), "there is no result to veto")

@@ -34,7 +34,7 @@ import pytest
 from discord import app_commands
 
 from bot.client.bot import EXTENSIONS, PERSISTENT
-from bot.client.buttons import GameButton, PickMenu
+from bot.client.buttons import GameButton, PickMenu, VetoButton
 from bot.client.errors import APOLOGY
 from bot.client.rulesmenu import RulesMenu
 from bot.client.sharing import ShowEveryone
@@ -399,6 +399,7 @@ def test_every_flag_either_way_is_answered_with_a_sentence(
 # send these by hand, as often as they like. (custom_id, select values or None for a button)
 PRESSES: dict[type, tuple[str, list[str] | None]] = {
     GameButton: ("cr:roll:999999999999999999:999999999", None),
+    VetoButton: ("cr:veto:999999999999999999:999999999", None),
     PickMenu: ("cr:menu:999999999999999999:1", ["999"]),
     RulesMenu: ("cr:rules:" + "x" * 40, ["nope"]),
     ShowEveryone: ("cr:show:rules", None),

@@ -85,6 +85,20 @@ def turn_started(turn: int, player: str, extra: bool = False) -> Event:
         ),
         ({"name": "life", "actor": "ann", "mode": "set", "amount": 7}, [], "Ann is at 7 life"),
         ({"name": "player away", "actor": "cy"}, [], "Cy steps away"),
+        (
+            {"name": "chaos veto", "actor": "bob"},
+            [{"type": "veto_vote", "item": 3, "player": "bob", "votes": 1, "needed": 2}],
+            "Bob votes to veto R3 (1 of 2)",
+        ),
+        (
+            {"name": "chaos veto", "actor": "cy"},
+            [
+                {"type": "veto_vote", "item": 3, "player": "cy", "votes": 2, "needed": 2},
+                {"type": "vetoed", "item": 3, "voters": ["bob", "cy"]},
+                {"type": "roll", "id": 5, "parent": None, "player": "ann"},
+            ],
+            "R3 is vetoed — Ann rolls again",
+        ),
     ],
 )
 def test_announcements_read_aloud(action: dict[str, Any], events: list[Event], said: str) -> None:

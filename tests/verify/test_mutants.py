@@ -43,6 +43,7 @@ from bot.engine import (
     Reveal,
     RollChaos,
     Undo,
+    Veto,
     action_from_json,
 )
 from bot.engine.house import HouseRules
@@ -111,6 +112,10 @@ def played(ruleset: str, seed: int, house: HouseRules | None = None) -> Game:
         _try(game, RollChaos(actor=actor))
         _try(game, Reveal(actor=actor))
         answer()
+        if house is not None and house.veto and rng.random() < 0.5:  # the table votes it away
+            for name in NAMES:
+                _try(game, Veto(actor=name.lower()))
+            answer()
         offers = list(game.state.offers.values())
         if offers and rng.random() < 0.5:
             _try(game, RollChaos(actor=offers[0].player, table=offers[0].tables[0]))
@@ -199,6 +204,9 @@ HOUSES = {
     "chaos from 2 (lists)": ("lists", HouseRules(chaos_from=2)),
     "chaos from 2 (deck)": ("deck", HouseRules(chaos_from=2)),
     "deny and no repeats": ("classic", HouseRules(deny=DENIED, repeats="never")),
+    "veto (classic)": ("classic", HouseRules(veto=True)),
+    "veto (lists)": ("lists", HouseRules(veto=True)),
+    "veto, creature excluded (lists)": ("lists", HouseRules(veto=True, exclude=("creature",))),
 }
 OTHER_HOUSES = [
     None,
@@ -211,6 +219,12 @@ OTHER_HOUSES = [
     {"deny": [list(DENIED[0])]},
     {"deny": [list(p) for p in DENIED[1:]], "repeats": "never"},
     {"deny": [list(p) for p in DENIED]},
+    {"veto": True},
+    {"veto": False},
+    {"veto": True, "repeats": "never"},
+    {"veto": True, "exclude": ["creature"]},
+    {"veto": True, "exclude": ["slow"]},
+    {"exclude": ["creature"]},
 ]
 
 
@@ -226,6 +240,10 @@ def test_a_house_rule_changed_in_an_export_fails_verify(case: str) -> None:
     }
     if house.deny:  # the game met both rules
         assert {"denied", "repeat"} <= kinds
+    if house.veto:  # the game has vetoes in it
+        assert "vetoed" in kinds
+    if house.exclude:  # and an entry left out
+        assert "denied" in kinds
     events = json.loads(json.dumps(original.events))
     for other in OTHER_HOUSES:
         if other == house.to_json():
