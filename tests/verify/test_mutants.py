@@ -244,8 +244,16 @@ def test_a_house_rule_changed_in_an_export_fails_verify(case: str) -> None:
         assert "vetoed" in kinds
     if house.exclude:  # and an entry left out
         assert "denied" in kinds
+    assert_other_houses_refused(original, house, OTHER_HOUSES)
+
+
+def assert_other_houses_refused(
+    original: Game, house: HouseRules, others: list[dict[str, Any] | None]
+) -> None:
+    """Each of `others` (None: no house rules at all) in place of the game's house rules is
+    refused: written into its export, and played again from the revealed seed under them."""
     events = json.loads(json.dumps(original.events))
-    for other in OTHER_HOUSES:
+    for other in others:
         if other == house.to_json():
             continue
         mutant = copy.deepcopy(events)

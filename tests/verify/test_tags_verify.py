@@ -4,14 +4,10 @@ revealed seed, are refused, because the house rules are committed with the start
 
 from __future__ import annotations
 
-import copy
-import json
-
 import pytest
 
-from bot.engine import ChaosError, Game, action_from_json
 from bot.engine.house import HouseRules
-from tests.verify.test_mutants import _try, judge, played
+from tests.verify.test_mutants import assert_other_houses_refused, judge, played
 
 HOUSES = {
     "exclude swingy and creature (classic)": (
@@ -46,27 +42,4 @@ def test_a_game_with_a_tag_excluded_verifies_and_other_tags_do_not(case: str) ->
             assert not set(shuffled["order"]) & barred.get(shuffled["deck"], frozenset())
     else:  # the game met the rule: a tagged result rolled again
         assert any(e.get("denied") for e in original.events if e["type"] == "roll")
-    events = json.loads(json.dumps(original.events))
-    for other in OTHER_HOUSES:
-        if other == house.to_json():
-            continue
-        mutant = copy.deepcopy(events)
-        for where in (mutant[0]["action"], mutant[1]):
-            if other is None:
-                where.pop("house", None)
-            else:
-                where["house"] = other
-        text = "".join(json.dumps(e) + "\n" for e in mutant)
-        assert judge(original, text, f"house rules {other}") == "refused"
-        actions = [copy.deepcopy(a) for a in original.actions]
-        if other is None:
-            actions[0].pop("house", None)
-        else:
-            actions[0]["house"] = other
-        try:
-            forged = Game.replay(original.ruleset, actions[:1])
-        except (ChaosError, ValueError):
-            continue  # damaged house rules: no game starts with them
-        for logged in actions[1:]:
-            _try(forged, action_from_json(logged))
-        assert judge(original, forged.export(), f"replayed with {other}") == "refused"
+    assert_other_houses_refused(original, house, OTHER_HOUSES)
