@@ -87,7 +87,22 @@ _COLUMNS = {
     "tags": ("tags", "tag"),
 }
 # An entry's tags at the end of its numbered line: "[tags: slow, mana]" (or in parentheses).
-_TAGGED = re.compile(r"[ \t]*[\[(]tags?:([^\])]{0,200})[\])][ \t]*$", re.IGNORECASE)
+_TAGGED = re.compile(r"[\[(]tags?:([^\])]{0,200})[\])]", re.IGNORECASE)
+
+
+def _tagged(text: str) -> tuple[int, str] | None:
+    """Where the "[tags: …]" that ends `text` starts, and what it lists; None without one.
+
+    Tried from the last "[tag" or "(tag" only: searched for from every position, with the
+    spaces before it in the pattern, a long line of spaces took seconds (tests/
+    test_regex_guard.py)."""
+    body = text.rstrip()
+    lower = body.lower()
+    at = max(lower.rfind("[tag"), lower.rfind("(tag"))
+    if at < 0:
+        return None
+    found = _TAGGED.fullmatch(body, at)
+    return None if found is None else (at, found[1])
 
 
 @dataclass
@@ -223,8 +238,8 @@ def _numbered(name: str, text: str, lists: Mapping[str, str]) -> Imported:
                 )
             )
     for row in rows:
-        if (tagged := _TAGGED.search(row.text)) is not None:
-            row.text = row.text[: tagged.start()].strip()
+        if (tagged := _tagged(row.text)) is not None:
+            row.text = row.text[: tagged[0]].strip()
             row.extra["tags"] = _tags(tagged[1], problems, name, row.line, "")
     return _table(name, NUMBERED, title, dice, rows, problems, lists)
 

@@ -49,14 +49,14 @@ def test_a_console_game_copied_to_postgresql_resumes_at_its_turn(
     # --db takes the URL...
     status = play("--db", target, "--game", "friday", stdin="game status\n")
     assert "Resuming the game at table 'friday'." in status
-    assert "turn 3 — Ann's turn" in status, status
+    assert "turn 3 · Ann's turn — roll chaos" in status, status
     # ...and without --db, CHAOS_DATABASE_URL is the database, as it is the bot's.
     going_on = play("--game", "friday", stdin="chaos roll\nturn next\n", CHAOS_DATABASE_URL=target)
     assert "Ann rolls" in going_on, going_on
     assert turn_line(going_on) == "── Turn 4 — Bob ──"
     # The SQLite file never saw that turn: the console played on PostgreSQL.
     back = play("--db", sqlite, "--game", "friday", stdin="game status\n")
-    assert "turn 3 — Ann's turn" in back, back
+    assert "turn 3 · Ann's turn — roll chaos" in back, back
 
 
 def test_a_url_that_is_not_postgresql_is_refused_with_a_sentence() -> None:
