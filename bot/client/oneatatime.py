@@ -7,13 +7,14 @@ member, the hundred take their turns one by one, and another member's command wa
 the one of theirs being worked on.
 
 A member's turn ends when their command is answered (or put off: "thinking…") or finishes, or
-after :data:`HOLD` seconds, whichever comes first. The bot's answers say when they are sent
-(:func:`bot.client.interactions.answered`), so the next command starts at once; an answer
-made some other way is still noticed, by a look every :data:`LOOK` seconds. (Looking every
-5 ms instead, and nothing else, cost a command waiting 0.2 s forty wake-ups of the loop:
-under load, a tenth of the bot's CPU.) a slow command (a game log being verified)
+after :data:`HOLD` seconds, whichever comes first: a slow command (a game log being verified)
 must not make their next one miss Discord's 3-second deadline, and the limits on what a member
 may have under way at once (one verify, one table check) still see their next command.
+
+The bot's answers say when they are sent (:func:`bot.client.interactions.answered`), so the
+next command starts at once; an answer made some other way is still noticed, by a look every
+:data:`LOOK` seconds. (Looking every 5 ms, and nothing else, cost a command that waited 0.2 s
+forty wake-ups of the loop: under a burst, about a tenth of the bot's CPU.)
 
 Autocomplete doesn't take these turns: :mod:`bot.client.keystrokes` works on a member's newest
 keystroke per option and drops the ones it replaced at once, which a queue here would defeat
