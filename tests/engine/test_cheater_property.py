@@ -200,6 +200,19 @@ def host_plays(game: Game) -> None:
     game.act(NextTurn(actor="ann"))
 
 
+def play(game: Game, move: Action) -> None:
+    """Make one of the generated moves: the host's, a choice, or the active player's ("@")."""
+    if move is HOST_PLAYS:
+        host_plays(game)
+    elif isinstance(move, Choose):
+        game.act(resolve_choice(game, move))
+    elif move.actor == "@":
+        active = game.state.active
+        game.act(replace(move, actor=active if active not in (None, "ann") else "bob"))
+    else:
+        game.act(move)
+
+
 def referee_only(game: Game) -> list[dict[str, Any]]:
     """Events only an official could have caused, among those the non-referees made."""
     return [
@@ -216,15 +229,7 @@ def test_nothing_players_do_breaks_the_game(moves: list[Action], seed: int) -> N
     out_at: dict[str, int] = {}
     for move in moves:
         try:
-            if move is HOST_PLAYS:
-                host_plays(game)
-            elif isinstance(move, Choose):
-                game.act(resolve_choice(game, move))
-            elif move.actor == "@":
-                active = game.state.active
-                game.act(replace(move, actor=active if active not in (None, "ann") else "bob"))
-            else:
-                game.act(move)
+            play(game, move)
         except ChaosError:
             continue
         check(game, out_at)

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from bot.engine import (
     Action,
     ChaosError,
-    Choose,
     EndEffect,
     Game,
     MiddleAdd,
@@ -37,14 +36,13 @@ from bot.engine import (
 )
 from bot.engine.events import Event
 from bot.render import Names, render_lines
+from bot.render.recap import standing_events
 from tests.engine.test_cheater_property import (
     ACTORS,
-    HOST_PLAYS,
     PLAYERS,
     RULES,
     _move,
-    host_plays,
-    resolve_choice,
+    play,
 )
 from tests.engine.tiny import new_game, of_type
 
@@ -73,31 +71,6 @@ def _numbered_moves() -> st.SearchStrategy[Action]:
         *[st.builds(lambda: RollChaos(actor="ann", referee=True, extra=True))] * 2,
         st.builds(lambda: NextTurn(actor="ann", referee=True)),
     )
-
-
-def _play(game: Game, move: Action) -> None:
-    if move is HOST_PLAYS:
-        host_plays(game)
-    elif isinstance(move, Choose):
-        game.act(resolve_choice(game, move))
-    elif move.actor == "@":
-        active = game.state.active
-        game.act(replace(move, actor=active if active not in (None, "ann") else "bob"))
-    else:
-        game.act(move)
-
-
-def standing(events: list[Event]) -> list[Event]:
-    """The events of the actions that still count (no undone action, no undo)."""
-    undone = {e["seq"] for e in events if e["type"] == "undone"}
-    kept: list[Event] = []
-    skipping = False
-    for event in events:
-        if event["type"] == "action":
-            skipping = event["seq"] in undone
-        if not skipping and event["type"] != "undone":
-            kept.append(event)
-    return kept
 
 
 def shown(lines: list[str], letter: str) -> list[tuple[int, str]]:
@@ -135,11 +108,11 @@ def test_effects_and_middle_cards_are_numbered_as_people_count(
     game = new_game(RULES_WITH_MIDDLE, seed=seed, players=PLAYERS)
     for move in moves:
         try:
-            _play(game, move)
+            play(game, move)
         except ChaosError:
             continue
     state = game.state
-    kept = standing(game.events)
+    kept = standing_events(game.events)
     effects = in_order(kept, "effect_started", "id")
     cards = in_order(kept, "middle_added", "card")
     # In the order they came; an effect a counter brings back keeps its number (a new id).
