@@ -163,21 +163,26 @@ def _choose(action: Json, events: Sequence[Event], names: Names, who: str) -> st
 
 
 def _effect_end(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
-    effect = int(action.get("effect", 0))
-    name = names.effects.get(effect, "")
-    return f"{effect_ref(effect)} {name} ends".replace("  ", " ")
+    # The action names the effect as it was typed: by its number (E2), or, in older logs, by
+    # the engine's id. The event says which effect it was, so the title names it as the body.
+    ended = _of(events, "effect_ended")
+    if ended is not None:
+        return f"{names.effect(ended['id'])} ends"
+    return f"{effect_ref(int(action.get('effect', 0)))} ends"
 
 
 def _middle_add(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
     added = _of(events, "middle_added")
     if added is None:
         return f"{who} adds {action.get('card')} to the middle"
-    return f"{middle_ref(added['card'])} {added['name']} goes into the middle"
+    return f"{names.middle_card(added['card'], added['name'])} goes into the middle"
 
 
 def _middle_play(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
-    card = int(action.get("card", 0))
-    return f"{who} plays {middle_ref(card)} {names.middle.get(card, '')}".rstrip()
+    played = _of(events, "middle_played")  # as `effects end`: the event says which card
+    if played is not None:
+        return f"{who} plays {names.middle_card(played['card'])}"
+    return f"{who} plays {middle_ref(int(action.get('card', 0)))}"
 
 
 def _veto(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
@@ -259,5 +264,6 @@ _TOLD: dict[str, Told] = {
     "turn next": _line_of("turn_started"),  # the last turn started is the title's
     "turn skip": _line_of("turn_order", lambda e: e["change"] == "skip"),
     "chaos reveal": _revealed,
+    "middle play": _line_of("middle_played"),
     "player back": _line_of("player_back"),
 }

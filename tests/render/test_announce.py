@@ -303,3 +303,19 @@ def test_no_body_only_restates_its_title(name: str) -> None:
     title = " ".join(filter(None, (embed.get("author", {}).get("name"), embed.get("title"))))
     for line in embed.get("description", "").splitlines():
         assert words(line) - PLACES - words(title), f"{line!r} only restates {title!r}"
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("effects end", "E1 Fog ends"),
+        ("middle add", "M1 Fog goes into the middle"),
+        ("middle play", "Ann plays M1 Fog"),
+    ],
+)
+def test_titles_name_effects_and_cards_by_the_numbers_players_count(name: str, said: str) -> None:
+    """The engine's ids count rolls and offers too (the first card in the middle may be id 4):
+    a title names an effect or card as the board and the body do, number and name."""
+    game, events = played(name)
+    assert announcement(events, Names.of(game)) == said
+    assert said in result_embeds(events, game)[0].to_dict()["title"]
