@@ -14,12 +14,13 @@ from dataclasses import replace
 from typing import Any
 
 from bot.engine.house import HouseRuleError, HouseRules
+from bot.engine.model import Deck, RollTable
 from bot.errors import NoTableError, SettingsError
 from bot.guilds import check_settings
 from bot.locks import KeyedLocks
 from bot.store import BoardRecord, GuildSettings, Store, StoredTable
 from bot.tables import LoadedRuleset
-from bot.tables.uploads import CheckedUpload, check_any_upload
+from bot.tables.uploads import CheckedUpload, check_any_upload, stored_table
 
 CACHE_LIMIT = 10_000  # guilds and boards remembered; past this, the cache starts over
 
@@ -150,6 +151,17 @@ class GuildService:
     async def guild_tables(self, guild: str) -> list[StoredTable]:
         """The newest revision of each table the guild uploaded, by id."""
         return await self.store.list_tables(guild)
+
+    async def uploaded_tables(self, guild: str) -> list[RollTable | Deck]:
+        """The lists and decks the guild uploaded, each read alone (on a thread): a game may
+        play any of them, so a house rule that would empty one is refused."""
+        stored = await self.guild_tables(guild)
+
+        def read() -> list[RollTable | Deck]:
+            tables = (stored_table(t.table_id, t.text) for t in stored)
+            return [table for table in tables if table is not None]
+
+        return await asyncio.to_thread(read) if stored else []
 
     async def guild_table_revisions(self, guild: str) -> list[tuple[str, int]]:
         """The id and newest revision of each table the guild uploaded, by id (no texts)."""

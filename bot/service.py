@@ -42,13 +42,15 @@ from bot.changes import what_changed
 from bot.engine.actions import Action
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
-from bot.engine.house import HouseRules
+from bot.engine.house import HouseRules, leaves_nothing
+from bot.engine.model import Deck, RollTable, Ruleset
 from bot.errors import (
     ClaimedError,
     ConflictError,
     DuplicateActionError,
     GameExistsError,
     NoGameError,
+    SettingsError,
     StaleActionError,
     StoreError,
 )
@@ -264,6 +266,7 @@ class GameService(GuildService, GameReading):
                 house = (await self.settings(guild)).house if guild else HouseRules()
             uploads = await self._uploads(guild, tables)
             snapshot, loaded = await self._freeze(self._rulesets(ruleset), uploads)
+            _check_house(house, loaded.ruleset, uploads)
             game = Game.start(
                 loaded.ruleset,
                 seed=self._seeds() if seed is None else seed,
@@ -581,3 +584,16 @@ class GameService(GuildService, GameReading):
                 self._shelf.live(shown)
                 return shown
         return self._shelf.keep(shown)
+
+
+def _check_house(house: HouseRules, ruleset: Ruleset, uploads: Mapping[str, str]) -> None:
+    """Refuse to start a game whose house rules leave one of its lists nothing to roll or a
+    deck no card: the house commands refuse such a rule, but a table uploaded after it was set,
+    or a ruleset other than the one it was checked against, could still meet it."""
+    tables: list[RollTable | Deck] = [*ruleset.tables.values(), *ruleset.decks.values()]
+    for table in house.emptied(tables):
+        left = leaves_nothing(table, uploaded=table.id in uploads)
+        raise SettingsError(
+            f"The house rules would leave {left}. Start the game without it, or change the"
+            " house rules (`house include`, `house allow`)."
+        )

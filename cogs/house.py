@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.client import choices
 from bot.client.bot import ChaosBot
-from bot.client.house import change_house, show_house
+from bot.client.house import change_house, exclude_tag, show_house
 from bot.commands import house
 from bot.commands.house import ROUNDS, TAG_CHOICES
 
@@ -134,12 +134,7 @@ class HouseCog(commands.GroupCog, group_name="house"):
     @app_commands.describe(tag="What the entries left out are like", next_game=NEXT_GAME)
     @app_commands.choices(tag=TAGS)
     async def exclude(self, interaction: Interaction, tag: str, next_game: bool = False) -> None:
-        await change_house(
-            self.bot,
-            interaction,
-            lambda ruleset: lambda h: house.exclude(h, ruleset, tag),
-            next_game,
-        )
+        await exclude_tag(self.bot, interaction, tag, next_game)
 
     @app_commands.command(name="include", description="Play the entries with a tag again")
     @app_commands.guild_only()

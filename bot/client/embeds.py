@@ -21,7 +21,7 @@ from bot.engine.game import Game
 from bot.engine.model import Ruleset, StartRoll
 from bot.engine.state import Phase
 from bot.render import Names, render_lines
-from bot.render.announce import announcement, roll_title
+from bot.render.announce import announcement, roll_title, unsaid
 from bot.render.cards import card_image_url, card_page_url, rolled_card
 
 # Discord's limits on one message's embeds.
@@ -127,7 +127,9 @@ def result_embeds(
         steps=True,
         titled=None if titled is None else titled["id"],
     )
-    lines = [_indent(plain(line)) for line in _unsaid(rendered, None if title else said)]
+    # A body says what the title doesn't, or nothing ("Turn 3 — Carol" has no body).
+    told = unsaid(rendered, events, names, None if title else said)
+    lines = [_indent(plain(line)) for line in told] or ([] if rendered else ["Nothing to show."])
     cards = list(dict.fromkeys(_cards(events, ruleset)))
     head = _Head(
         title=plain(title or (roll_title(events, titled) if titled else said) or "Chaos Referee"),
@@ -138,7 +140,7 @@ def result_embeds(
     if cards:
         links = [card_markdown(name) for name in cards]
         head.fields.append(("Card" if len(cards) == 1 else "Cards", field_value(links)))
-    return with_pictures(_pack(lines or ["Nothing to show."], head, more="`/chaos log`"), cards)
+    return with_pictures(_pack(lines, head, more="`/chaos log`"), cards)
 
 
 def with_pictures(embeds: list[discord.Embed], cards: Sequence[str]) -> list[discord.Embed]:
@@ -297,15 +299,6 @@ def field_value(lines: Sequence[str], limit: int = FIELD_LIMIT) -> str:
             return "\n".join([*kept, f"… {len(lines) - n} more"])
         kept.append(line)
     return "\n".join(kept) or "—"
-
-
-def _unsaid(lines: list[str], said: str | None) -> list[str]:
-    """The lines without the one that says what the title (or the line above it) says already
-    ("Ann chooses Wax." under "Ann chooses Wax"), unless nothing else would be left."""
-    if said is None:
-        return lines
-    kept = [line for line in lines if line.strip("─ .") != said]
-    return kept or lines
 
 
 def _cards(events: Iterable[Event], ruleset: Ruleset) -> Iterable[str]:

@@ -12,7 +12,7 @@ from bot.client.embeds import text_embeds
 from bot.client.interactions import guild_key, reply, scope_of
 from bot.client.permissions import require_manager
 from bot.client.wording import plain
-from bot.commands.house import house_saved, house_show
+from bot.commands.house import exclude, house_saved, house_show
 from bot.engine.house import HouseRules
 from bot.engine.model import Ruleset
 from bot.errors import NoGameError
@@ -47,12 +47,41 @@ async def change_house(
 ) -> None:
     """A change of the house rules by one of the server's managers; `change` is given the
     ruleset whose lists a deny names."""
+    ruleset = await _as_manager(bot, interaction)
+    await _save(bot, interaction, change(ruleset), next_game, ruleset)
+
+
+async def exclude_tag(
+    bot: ChaosBot, interaction: discord.Interaction[Any], tag: str, next_game: bool
+) -> None:
+    """`/house exclude`, checked against the ruleset and against every table the server
+    uploaded (a game may play any of them), which are read once the caller may change them."""
+    ruleset = await _as_manager(bot, interaction)
+    uploads = await bot.service.uploaded_tables(guild_key(interaction))
+
+    def change(house: HouseRules) -> HouseRules:
+        return exclude(house, ruleset, tag, uploads)
+
+    await _save(bot, interaction, change, next_game, ruleset)
+
+
+async def _as_manager(bot: ChaosBot, interaction: discord.Interaction[Any]) -> Ruleset:
+    """The ruleset the change is checked against, once the caller may change the rules."""
     who, _ = await bot.play.caller(interaction)
     require_manager(who, "Changing the house rules")
-    ruleset = await house_ruleset(bot, interaction)
+    return await house_ruleset(bot, interaction)
+
+
+async def _save(
+    bot: ChaosBot,
+    interaction: discord.Interaction[Any],
+    change: Change,
+    next_game: bool,
+    ruleset: Ruleset,
+) -> None:
     house, running = await bot.service.change_house(
         guild_key(interaction),
-        change(ruleset),
+        change,
         scope=scope_of(interaction),
         next_game=next_game,
     )

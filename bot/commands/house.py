@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.commands.grammar import CommandError
 from bot.commands.tables import find_table
-from bot.engine.house import MAX_ROUND, HouseRules
+from bot.engine.house import MAX_ROUND, HouseRules, leaves_nothing
 from bot.engine.model import Entry, Ruleset
-from bot.engine.tables import RollTable
+from bot.engine.tables import Deck, RollTable
 from bot.engine.tags import TAGS, tag_words
 
 ROUNDS = (1, MAX_ROUND)  # what `chaos_from` takes
@@ -136,26 +137,22 @@ def allow(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: s
     return replace(house, deny=tuple(p for p in house.deny if p != (table.id, entry.id)))
 
 
-def exclude(house: HouseRules, ruleset: Ruleset, wanted: str) -> HouseRules:
+def exclude(
+    house: HouseRules, ruleset: Ruleset, wanted: str, uploads: Sequence[RollTable | Deck] = ()
+) -> HouseRules:
     """The rules with one more excluded tag; CommandError for a tag that isn't one of ours,
-    one excluded already, or one that would leave a list nothing to roll or a deck no card."""
+    one excluded already, or one that would leave a list nothing to roll or a deck no card:
+    one of `ruleset`'s, or one of `uploads`, the tables the server uploaded (a game may play
+    any of them)."""
     tag = _tag(wanted)
     if tag in house.exclude:
         raise CommandError(f"Entries tagged {tag} are left out already.")
     changed = replace(house, exclude=(*house.exclude, tag))
-    barred = changed.barred(ruleset)
-    for table in ruleset.tables.values():
-        if all(e.id in barred.get(table.id, ()) for e in table.entries):
-            raise CommandError(
-                f"Excluding {tag} would leave {table.name} nothing to roll: every entry of it"
-                " is tagged or denied."
-            )
-    for deck in ruleset.decks.values():
-        if all(c.entry.id in barred.get(deck.id, ()) for c in deck.cards):
-            raise CommandError(
-                f"Excluding {tag} would leave {deck.name} no card to draw: every card of it"
-                " is tagged so."
-            )
+    bundled: list[RollTable | Deck] = [*ruleset.tables.values(), *ruleset.decks.values()]
+    for table in changed.emptied(bundled):
+        raise CommandError(f"Excluding {tag} would leave {leaves_nothing(table)}.")
+    for table in changed.emptied(uploads):
+        raise CommandError(f"Excluding {tag} would leave {leaves_nothing(table, uploaded=True)}.")
     return changed
 
 

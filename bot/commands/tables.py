@@ -10,7 +10,7 @@ from bot import entry_search
 from bot.commands.grammar import CommandError, check_text, read_int
 from bot.engine.entries import Entry
 from bot.engine.model import Ruleset
-from bot.tables.describe import render_deck, render_table, what_it_does
+from bot.tables.describe import render_deck, render_table, tag_meanings, tags_line, what_it_does
 
 
 def table_names(ruleset: Ruleset) -> dict[str, str]:
@@ -140,4 +140,7 @@ def _entry_text(names: dict[str, str], table: str, label: str, entry: Entry) -> 
             lines.append(("    " if entry.halves else "  ") + part.text)
         if does := what_it_does(part, names, table):
             lines.append(("    " if entry.halves else "  ") + f"-> {does}")
+    if tags := tags_line(entry):  # a split card's, not its halves'
+        lines.append(f"  {tags}")
+        lines += [f"    {meaning}" for meaning in tag_meanings(entry)]
     return "\n".join(lines)

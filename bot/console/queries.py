@@ -97,7 +97,8 @@ async def answer(console: Console, command: Command) -> None:
             )
         case "house exclude":
             rules = await _ruleset(console)
-            await _change_house(console, lambda h: exclude(h, rules, args["tag"]), args)
+            uploads = await console.service.uploaded_tables(tables.CONSOLE_GUILD)
+            await _change_house(console, lambda h: exclude(h, rules, args["tag"], uploads), args)
         case "house include":
             await _change_house(console, lambda h: include(h, args["tag"]), args)
         case "chaos log":

@@ -174,6 +174,13 @@ def apply(state: GameState, event: Event) -> None:
         case "effect_ended":
             ended = state.effects.pop(event["id"], None)
             record_outcome(state.stack, event, effect=ended)
+            if state.vetoed is not None and event.get("undoes") == state.vetoed:
+                # A vetoed result is voted away as if it hadn't come up: an effect it brought
+                # into play leaves its number to the next to come in, the roll made again's
+                # first (see GameState.effect_numbers).
+                state.effect_numbers = {
+                    k: v for k, v in state.effect_numbers.items() if k != event["id"]
+                }
         case "tokens":
             tokens = state.players[event["player"]].tokens
             tokens[event["token"]] = tokens.get(event["token"], 0) + event["delta"]

@@ -20,11 +20,11 @@ without house rules logs and commits exactly as before they existed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.model import EntryId, Ruleset, TableId
+from bot.engine.model import Deck, EntryId, RollTable, Ruleset, TableId
 from bot.engine.tags import TAGS
 
 MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
@@ -116,6 +116,22 @@ class HouseRules:
                         found.setdefault(deck.id, set()).add(card.entry.id)
         return {table: frozenset(entries) for table, entries in found.items()}
 
+    def emptied(self, tables: Iterable[RollTable | Deck]) -> list[RollTable | Deck]:
+        """Of `tables` (a ruleset's, or a server's uploads), the lists these rules leave
+        nothing to roll and the decks they leave no card: every entry denied or tagged with a
+        tag excluded. The house commands refuse a rule that would, and a game won't start so."""
+        denied = self.denied()
+        wanted = set(self.exclude)
+        found: list[RollTable | Deck] = []
+        for table in tables:
+            entries = (
+                table.entries if isinstance(table, RollTable) else [c.entry for c in table.cards]
+            )
+            gone = denied.get(table.id, frozenset())
+            if all(entry.id in gone or wanted.intersection(entry.tags) for entry in entries):
+                found.append(table)
+        return found
+
     def to_json(self) -> dict[str, Any]:
         """The rules as logged: only those that differ from the defaults."""
         data: dict[str, Any] = {}
@@ -153,3 +169,13 @@ class HouseRules:
             exclude=tuple(exclude),
             veto=data.get("veto", False),
         )
+
+
+def leaves_nothing(table: RollTable | Deck, *, uploaded: bool = False) -> str:
+    """What house rules that :meth:`HouseRules.emptied` it would leave of a list or deck:
+    ``Slowpoke List nothing to roll: every entry of it is tagged or denied``; an `uploaded`
+    one is called so, with its id."""
+    name = f"the uploaded {table.name} ({table.id})" if uploaded else table.name
+    if isinstance(table, Deck):
+        return f"{name} no card to draw: every card of it is tagged so"
+    return f"{name} nothing to roll: every entry of it is tagged or denied"

@@ -136,7 +136,8 @@ class GameState:
     # keeps its number under its new id). `next_id` can't serve: rolls, stack items and offers
     # take ids from it too. Folded from the log like everything else (no event carries them),
     # so games logged before them get them too; an undone action's numbers are free again, as
-    # its ids are. Replaced, never changed in place (like `given`).
+    # its ids are, and so are those of the effects a veto takes back (the roll made again
+    # takes them). Replaced, never changed in place (like `given`).
     effect_numbers: dict[int, int] = field(default_factory=dict)
     middle_numbers: dict[int, int] = field(default_factory=dict)
     stack: list[StackItem] = field(default_factory=list)

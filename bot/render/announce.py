@@ -13,7 +13,9 @@ from typing import Any
 
 from bot.engine.events import Event, Json, Roll
 from bot.engine.model import ChaosSource
+from bot.render.events import render_lines
 from bot.render.ids import effect_ref, middle_ref
+from bot.render.lines import event_line
 from bot.render.names import Names
 
 # A chain of single sub-rolls longer than this is cut in the middle: the start and the end of
@@ -52,6 +54,21 @@ def announcement(events: Sequence[Event], names: Names) -> str | None:
     if say is None:  # an action added later, before it has words of its own
         return f"{who} acts"
     return say(action, events, names, who)
+
+
+def unsaid(
+    lines: Sequence[str], events: Sequence[Event], names: Names, said: str | None
+) -> list[str]:
+    """`lines` (the events' lines) without those that say again what the announcement `said`
+    says ("Bob joins the game." under "Bob joined", "Turn 3 — Carol" under "Turn 3 — Carol"):
+    the line of what the announcement tells in full, and a line that reads as it does ("Ann
+    chooses Wax." under "Ann chooses Wax"). What is left adds something; it may be nothing."""
+    if said is None:
+        return list(lines)
+    action = next((e["action"] for e in events if e["type"] == "action"), None)
+    tell = _TOLD.get(str(action.get("name"))) if action is not None else None
+    told = {said, *(tell(events, names) if tell is not None else ())}
+    return [line for line in lines if line not in told and line.strip("─ .") != said]
 
 
 def _of(events: Sequence[Event], kind: str) -> Any:
@@ -146,21 +163,26 @@ def _choose(action: Json, events: Sequence[Event], names: Names, who: str) -> st
 
 
 def _effect_end(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
-    effect = int(action.get("effect", 0))
-    name = names.effects.get(effect, "")
-    return f"{effect_ref(effect)} {name} ends".replace("  ", " ")
+    # The action names the effect as it was typed: by its number (E2), or, in older logs, by
+    # the engine's id. The event says which effect it was, so the title names it as the body.
+    ended = _of(events, "effect_ended")
+    if ended is not None:
+        return f"{names.effect(ended['id'])} ends"
+    return f"{effect_ref(int(action.get('effect', 0)))} ends"
 
 
 def _middle_add(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
     added = _of(events, "middle_added")
     if added is None:
         return f"{who} adds {action.get('card')} to the middle"
-    return f"{middle_ref(added['card'])} {added['name']} goes into the middle"
+    return f"{names.middle_card(added['card'], added['name'])} goes into the middle"
 
 
 def _middle_play(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
-    card = int(action.get("card", 0))
-    return f"{who} plays {middle_ref(card)} {names.middle.get(card, '')}".rstrip()
+    played = _of(events, "middle_played")  # as `effects end`: the event says which card
+    if played is not None:
+        return f"{who} plays {names.middle_card(played['card'])}"
+    return f"{who} plays {middle_ref(int(action.get('card', 0)))}"
 
 
 def _veto(action: Json, events: Sequence[Event], names: Names, who: str) -> str:
@@ -211,3 +233,37 @@ _SAY: dict[str, Say] = {
 }
 
 ANNOUNCED = frozenset(_SAY)  # the actions that have words of their own
+
+Told = Callable[[Sequence[Event], Names], list[str]]
+
+
+def _line_of(kind: str, wanted: Callable[[Any], bool] = lambda e: True) -> Told:
+    """The line of the action's last event of a kind, if it is the one `wanted`."""
+
+    def told(events: Sequence[Event], names: Names) -> list[str]:
+        event = _of(events, kind)
+        line = event_line(event, names) if event is not None and wanted(event) else None
+        return [] if line is None else [line]
+
+    return told
+
+
+def _revealed(events: Sequence[Event], names: Names) -> list[str]:
+    """The card's own line, "A card from the Chaos deck": the card is the title, and "Ann
+    reveals the chaos card" above it says where it came from."""
+    top = next((e for e in events if e["type"] == "roll" and e["parent"] is None), None)
+    return [] if top is None else render_lines([top], names, titled=top["id"])[:1]
+
+
+# What an action's words tell in full, for the actions whose lines include one that says
+# nothing more than the title ("Bob joins the game." under "Bob joined"): the body leaves it
+# out. Other actions' lines add something: who ended an effect, a life total, the new seating.
+_TOLD: dict[str, Told] = {
+    "game join": _line_of("player_joined"),
+    "game leave": _line_of("player_left"),  # from the lobby; a concession's lines say more
+    "turn next": _line_of("turn_started"),  # the last turn started is the title's
+    "turn skip": _line_of("turn_order", lambda e: e["change"] == "skip"),
+    "chaos reveal": _revealed,
+    "middle play": _line_of("middle_played"),
+    "player back": _line_of("player_back"),
+}

@@ -13,6 +13,7 @@ from bot.engine.model import (
     RollTable,
     TurnChange,
 )
+from bot.engine.tags import TAGS
 
 _TURNS = {
     TurnChange.REVERSE: "play changes direction",
@@ -85,6 +86,17 @@ def what_it_does(entry: Entry, names: Mapping[str, str], here: str) -> str:
     return "; ".join(parts)
 
 
+def tags_line(entry: Entry) -> str | None:
+    """An entry's tags, which a group's house rules may leave out: ``tags: swingy, mana``;
+    None for an entry without tags."""
+    return "tags: " + ", ".join(entry.tags) if entry.tags else None
+
+
+def tag_meanings(entry: Entry) -> list[str]:
+    """What each of an entry's tags says of it: ``swingy — can end a game or turn it over: …``."""
+    return [f"{tag} — {TAGS[tag]}" for tag in entry.tags if tag in TAGS]
+
+
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
     """Plain word wrapping that keeps every line under `width`."""
     lines: list[str] = []
@@ -123,6 +135,8 @@ def render_table(table: RollTable, names: Mapping[str, str]) -> str:
             out += _wrap(entry.text, indent)
         if does := what_it_does(entry, names, table.id):
             out += _wrap(f"-> {does}", indent)
+        if tags := tags_line(entry):
+            out.append(indent + tags)
     return "\n".join(out)
 
 
@@ -143,6 +157,8 @@ def render_deck(deck: Deck, names: Mapping[str, str]) -> str:
                 out += _wrap(part.text, indent)
             if does := what_it_does(part, names, deck.id):
                 out += _wrap(f"-> {does}", indent)
+        if tags := tags_line(entry):  # a split card's, not its halves'
+            out.append("      " + tags)
     return "\n".join(out)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import yaml
 
+from bot.engine.model import Deck, RollTable
 from bot.tables.files import FileKind, FileResult, LoadedFile, inspect_document
 from bot.tables.folders import LoadedRuleset, check_folder
 from bot.tables.plain import detect, read_plain
@@ -75,6 +76,19 @@ def check_any_upload(name: str, data: bytes, rulesets: Iterable[LoadedRuleset]) 
     text = imported.text
     checked = summarise(check_upload(f"{imported.id}.yaml", text.encode(), every))
     return replace(checked, converted=text, preview=imported.preview())
+
+
+def stored_table(table_id: str, text: str) -> RollTable | Deck | None:
+    """The list or deck a stored upload holds, read alone (it was checked when it was stored);
+    None for one that no longer reads."""
+    try:
+        doc = parse_document(text.encode(), f"{table_id}.yaml")
+    except TableFileError:
+        return None
+    loaded = inspect_document(doc).loaded
+    if loaded is None:
+        return None
+    return loaded.table or loaded.deck
 
 
 def list_names(rulesets: Iterable[LoadedRuleset]) -> dict[str, str]:

@@ -112,3 +112,63 @@ def test_an_exclude_that_would_leave_a_list_nothing_is_refused(tmp_path: Path) -
         r"! Denying .* would leave Musical nothing to roll: allow another of its entries"
         r" first \(`house allow`, or `house include` for an excluded tag\)\.",
     )
+
+
+SLOWPOKE = """\
+schema: 1
+kind: table
+id: slowpoke
+name: Slowpoke List
+revision: "1"
+dice: d2
+entries:
+  - at: 1
+    name: Long Count
+    tags: [slow]
+    text: Count to a hundred.
+  - at: 2
+    name: Paperwork
+    tags: [slow, choice]
+    text: Fill in a form.
+"""
+
+
+def test_an_uploaded_table_is_never_left_nothing_to_roll(tmp_path: Path) -> None:
+    """As a bundled list: `house exclude` that would empty a table the console stored is
+    refused naming it, and a game with such a table won't start once the rule came first."""
+    (tmp_path / "slowpoke.yaml").write_text(SLOWPOKE, encoding="utf-8")
+    refused = [
+        "table import slowpoke.yaml",
+        "house exclude slow",
+        "house exclude choice",
+    ]
+    out = play(tmp_path, "--seed", "5", stdin="".join(f"{line}\n" for line in refused))
+    assert_in_order(
+        out,
+        r"> house exclude slow",
+        r"! Excluding slow would leave the uploaded Slowpoke List \(slowpoke\) nothing to roll:"
+        r" every entry of it is tagged or denied\.",
+        r"> house exclude choice",
+        r"Saved\. Games started from now on play by them\.",
+    )
+    later = [
+        "house exclude slow",
+        "table import slowpoke.yaml",  # stored after the rule
+        "game start classic tables slowpoke",
+        "game start classic",
+    ]
+    fresh = tmp_path / "fresh"  # a console of its own, without the table stored
+    fresh.mkdir()
+    (fresh / "slowpoke.yaml").write_text(SLOWPOKE, encoding="utf-8")
+    out = play(fresh, stdin="".join(f"{line}\n" for line in later))
+    assert_in_order(
+        out,
+        r"> house exclude slow",
+        r"Saved\. Games started from now on play by them\.",
+        r"> game start classic tables slowpoke",
+        r"! The house rules would leave the uploaded Slowpoke List \(slowpoke\) nothing to roll:"
+        r" every entry of it is tagged or denied\. Start the game without it, or change the"
+        r" house rules \(`house include`, `house allow`\)\.",
+        r"> game start classic",
+        r".* opens a classic game \(.*house rules: entries tagged slow left out\)\.",
+    )

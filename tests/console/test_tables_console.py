@@ -7,9 +7,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from bot.tables import bundled_dir
+from bot.tables import bundled_dir, find_ruleset
 from tests.console.test_transcripts import assert_in_order, block, play, run
 
+CLASSIC = find_ruleset("classic").ruleset
 HOUSE = Path(__file__).parents[1] / "data" / "house.yaml"
 BROKEN = """\
 schema: 1
@@ -190,3 +191,38 @@ def test_problems_in_the_folder_name_file_line_and_key(tmp_path: Path) -> None:
     assert f"{own / 'broken.yaml'}:9 entries[0].nme: unknown key 'nme'" in result.stderr
     assert f"{own / 'wacky.yaml'}:9 sides: unknown key 'sides'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_show_and_lookup_name_an_entry_s_tags_which_house_rules_may_leave_out(
+    tmp_path: Path,
+) -> None:
+    """`house exclude` leaves out entries by their tags: a table shows them where it shows an
+    entry, and a lookup says what each means."""
+    stdin = "table show wacky\ntable lookup chaos 8\n"
+    shown = play(tmp_path, "--players", "Ann,Bob", "--seed", "1", stdin=stdin)
+    wacky = block(shown, "table show wacky")
+    chairs, backwards = (
+        wacky.index(" 4  Musical Chairs  (3%)"),
+        wacky.index(" 5  Backwards Day  (4%)"),
+    )
+    assert wacky[chairs + 1 : backwards][-1] == "      tags: swingy"  # under its effect
+    assert sum(line.strip().startswith("tags: ") for line in wacky) == sum(
+        bool(band.entry.tags) for band in CLASSIC.tables["wacky"].bands
+    )
+    assert block(shown, "table lookup chaos 8") == [
+        "Chaos List 8: Armageddon",
+        "  Destroy every land on the battlefield.",
+        "  -> the card Armageddon",
+        "  tags: mana, swingy",
+        "    mana — is about mana and lands: adds, taxes or takes away mana, plays, fetches or"
+        " destroys lands",
+        "    swingy — can end a game or turn it over: a player loses, the board or the lands are"
+        " wiped, life totals are swapped or set",
+    ]
+    # A deck's cards too.
+    stdin = "table show chaos\ntable lookup Timetwister\n"
+    dealt = play(tmp_path, "--ruleset", "deck", "--players", "Ann,Bob", "--game", "d", stdin=stdin)
+    deck = block(dealt, "table show chaos")
+    twister = deck.index("  1x  Timetwister")
+    assert "      tags: slow, swingy" in deck[twister : twister + 5]
+    assert "  tags: slow, swingy" in block(dealt, "table lookup Timetwister")

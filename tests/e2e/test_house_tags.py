@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.engine.house import HouseRules
 from bot.engine.tags import TAGS
 from tests.e2e.table import Table, board_of, is_ephemeral, text_of
+from tests.e2e.test_table import upload
 from tests.fakediscord.plugin import aio
 from tests.fakediscord.server import FakeDiscord
 
@@ -58,3 +59,61 @@ async def test_exclude_a_tag_through_discord(fake_discord: FakeDiscord, tmp_path
         assert (await t.current()).game.state.house == HouseRules(exclude=("swingy",))
         ended = await t.slash("game end", user=fake.owner)
         assert "Played with house rules: entries tagged swingy left out." in text_of(ended)
+
+
+SLOWPOKE = b"""\
+schema: 1
+kind: table
+id: slowpoke
+name: Slowpoke List
+revision: "1"
+dice: d2
+entries:
+  - at: 1
+    name: Long Count
+    tags: [slow]
+    text: Count to a hundred.
+  - at: 2
+    name: Paperwork
+    tags: [slow, choice]
+    text: Fill in a form.
+"""
+
+
+@aio
+async def test_an_exclude_that_empties_an_uploaded_table_is_refused_naming_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Like a bundled list, an uploaded one is never left nothing to roll: the exclusion is
+    refused with a sentence naming it."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner = t.fake.owner
+        await upload(t, "slowpoke.yaml", SLOWPOKE)
+        refused = await t.slash("house exclude", {"tag": "slow"}, user=owner)
+        assert is_ephemeral(refused)
+        assert text_of(refused) == (
+            "Excluding slow would leave the uploaded Slowpoke List (slowpoke) nothing to roll:"
+            " every entry of it is tagged or denied."
+        )
+        assert (await t.service.settings(t.fake.guild_id)).house == HouseRules()
+        saved = await t.slash("house exclude", {"tag": "choice"}, user=owner)
+        assert "Excluded tags: choice." in text_of(saved)  # Long Count is left
+
+
+@aio
+async def test_a_game_whose_uploaded_table_the_house_rules_empty_does_not_start(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The other order: the exclusion was set before the table was uploaded."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner = t.fake.owner
+        await t.slash("house exclude", {"tag": "slow"}, user=owner)
+        await upload(t, "slowpoke.yaml", SLOWPOKE)  # after the rule: the start is refused
+        started = await t.slash("game start", {"tables": "slowpoke"}, user=owner)
+        assert is_ephemeral(started)
+        assert text_of(started).startswith(
+            "The house rules would leave the uploaded Slowpoke List (slowpoke) nothing to roll:"
+        )
+        opened = await t.slash("game start", user=owner)  # no game was left half started
+        assert not is_ephemeral(opened)
+        assert "house rules: entries tagged slow left out" in text_of(opened)

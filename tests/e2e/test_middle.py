@@ -37,7 +37,7 @@ async def test_the_middle_world_takes_one_play_per_player_per_turn(fake_discord,
             (f"M{growth} Giant Growth", f"M{growth}"),
         ]
         played = await t.slash("middle play", {"id": f"M{bolt}"}, user=player)
-        assert f"player plays M{bolt} Lightning Bolt from the middle" in text_of(played)
+        assert played["data"]["embeds"][0]["title"] == f"player plays M{bolt} Lightning Bolt"
         assert bolt not in middle_of((await t.current()).game)
 
         before = (await t.current()).version
@@ -73,7 +73,7 @@ async def test_the_decks_middle_plays_a_card_from_the_turn_after(fake_discord, t
 
         played = await t.slash("middle play", {"id": f"m{card}"}, user=player)
 
-        assert f"player plays M{card} Llanowar Elves from the middle" in text_of(played)
+        assert played["data"]["embeds"][0]["title"] == f"player plays M{card} Llanowar Elves"
         assert not middle_of((await t.current()).game)
         empty = await t.slash("middle list", user=player)
         assert "The middle is empty." in text_of(empty)

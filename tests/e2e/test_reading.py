@@ -51,6 +51,7 @@ async def test_titles_announce_and_a_nested_roll_reads_as_steps(fake_discord, tm
 
         turned = await t.slash("turn next", user=owner)
         assert embed(turned)["title"] == "Turn 2 — player"
+        assert "description" not in embed(turned)  # the title says it all, once
         lost = await t.slash("life lose", {"amount": 3, "player": "player"}, user=player)
         assert embed(lost)["title"] == "player loses 3 life"
 

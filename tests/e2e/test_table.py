@@ -104,6 +104,11 @@ async def test_show_autocompletes_the_table_and_prints_every_result(
         assert text.startswith("WackyLand")
         for band in CLASSIC.tables["wacky"].bands:
             assert band.entry.name in text
+        # Each entry's tags, which house rules may leave out, in plain words under it.
+        tagged = [b.entry for b in CLASSIC.tables["wacky"].bands if b.entry.tags]
+        assert tagged
+        for entry in tagged:
+            assert "tags: " + ", ".join(entry.tags) in text.split(entry.name, 1)[1]
 
         # The Chaos List is too long for one message: every result comes as a file as well.
         long = await final_answer(t, "table show", {"table": "Chaos List"})
@@ -128,6 +133,10 @@ async def test_lookup_finds_a_result_by_number_and_a_card_by_name(
         body = await t.slash("table lookup", {"table": "chaos", "result": "150"})
         assert not is_ephemeral(body)  # a ruling the table can see
         assert band.entry.name in text_of(body)
+        body = await t.slash("table lookup", {"table": "chaos", "result": "8"})
+        assert "Armageddon" in text_of(body)
+        assert "tags: mana, swingy" in text_of(body)
+        assert "swingy — can end a game or turn it over" in text_of(body)
 
         refused = await t.slash("table lookup", {"table": "chaos", "result": "201"})
         assert is_ephemeral(refused)
@@ -138,6 +147,7 @@ async def test_lookup_finds_a_result_by_number_and_a_card_by_name(
         await t.slash("game start", {"ruleset": "deck"}, user=t.fake.owner)
         body = await t.slash("table lookup", {"table": "chaos", "result": "wheel of fortune"})
         assert "Wheel of Fortune" in text_of(body)
+        assert "tags: swingy" in text_of(body)  # a deck's card shows its tags too
         refused = await t.slash("table lookup", {"table": "chaos", "result": "Black Lotus"})
         assert is_ephemeral(refused)
         assert "no card called 'Black Lotus'" in text_of(refused)

@@ -15,10 +15,16 @@ from bot.engine import (
     Join,
     MiddleAdd,
     MiddlePlay,
+    NextTurn,
     RollChaos,
     RulesError,
     Undo,
+    Veto,
+    fold,
 )
+from bot.engine.events import Event
+from bot.engine.house import HouseRules
+from bot.render import Names, render_lines
 from tests.engine.make_golden import Driver
 from tests.engine.rulesets import classic
 from tests.engine.test_cheater_property import RULES
@@ -119,6 +125,74 @@ def test_an_effect_a_counter_brings_back_keeps_its_number() -> None:
     assert [e.number for e in game.state.effects.values()] == [2]
     game.act(EndEffect(actor="ann", referee=True, effect=2, by_number=True))
     assert not game.state.effects
+    assert Game.replay(game.ruleset, game.actions).state.effect_numbers == (
+        game.state.effect_numbers
+    )
+
+
+def start_effect_on(game: Game, table: str) -> int:
+    """The id of the effect the host's roll on `table` brings into play."""
+    events = game.act(RollChaos(actor="ann", referee=True, table=table))
+    return int(next(e["id"] for e in events if e["type"] == "effect_started"))
+
+
+def vetoing_game() -> Game:
+    """Ann, Bob, Cy and Dan with the veto vote on (tests/engine/test_cheater_property.py's
+    lists: `fog` lasts until Ann's next turn, `global` replaces the Global)."""
+    game = Game.start(RULES, seed=3, host="ann", name="Ann", house=HouseRules(veto=True))
+    for player in ("bob", "cy", "dan"):
+        game.act(Join(actor=player, player_name=player.title()))
+    game.act(Begin(actor="ann"))
+    return game
+
+
+def vetoed(game: Game, table: str) -> list[Event]:
+    """The host rolls on `table` for Ann, and Bob, Cy and Dan vote it away."""
+    game.act(RollChaos(actor="ann", referee=True, table=table))
+    game.act(Veto(actor="bob"))
+    game.act(Veto(actor="cy"))
+    return game.act(Veto(actor="dan"))
+
+
+def test_a_vetoed_effect_leaves_its_number_to_the_roll_made_again() -> None:
+    """A veto votes a result away as if it hadn't come up: the roll made again takes the
+    number its effect had (E2 stays E2), and the vetoed effect has none, as an undone one."""
+    game = vetoing_game()
+    first = start_effect_on(game, "global")
+    events = vetoed(game, "fog")
+    [gone] = [e["id"] for e in events if e["type"] == "effect_ended"]
+    [again] = [e["id"] for e in events if e["type"] == "effect_started"]
+    assert game.state.effect_numbers == {first: 1, again: 2}
+    assert gone not in game.state.effect_numbers
+    assert game.state.effects[again].number == 2
+    lines = render_lines(events, Names.of(game))
+    assert "− Fog ends: vetoed." in lines
+    assert any(
+        line.endswith("+ E2 Fog (effect, Ann's) lasts until Ann's next turn.") for line in lines
+    )
+    # E2 is the one in play: ending it by its number ends the roll made again's.
+    ended = game.act(EndEffect(actor="ann", referee=True, effect=2, by_number=True))
+    assert [e["id"] for e in ended if e["type"] == "effect_ended"] == [again]
+    # The next effect is E3: no gap, no number twice.
+    game.act(NextTurn(actor="ann", referee=True, override=True))
+    third = start_effect_on(game, "fog")
+    assert game.state.effect_numbers[third] == 3
+    for state in (fold(game.events), Game.replay(game.ruleset, game.actions).state):
+        assert state.effect_numbers == game.state.effect_numbers
+
+
+def test_a_vetoed_new_global_gives_back_the_old_one_and_hands_its_number_on() -> None:
+    """The Global a vetoed roll replaced comes back under its own number (as after a counter),
+    and the Global the roll made again brings takes the vetoed one's."""
+    game = vetoing_game()
+    old = start_effect_on(game, "global")
+    events = vetoed(game, "global")
+    numbers = {e.name: e.number for e in game.state.effects.values()}
+    assert sorted(game.state.effect_numbers.values()) == [1, 1, 2]  # the old one, back, and E2
+    assert numbers == {"A Global": 2}  # the roll made again replaced the old Global again
+    back = [e["id"] for e in events if e["type"] == "effect_started" and e.get("undoes")]
+    assert [game.state.effect_numbers[i] for i in back] == [1]
+    assert old not in game.state.effects
     assert Game.replay(game.ruleset, game.actions).state.effect_numbers == (
         game.state.effect_numbers
     )

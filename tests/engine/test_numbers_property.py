@@ -9,7 +9,8 @@ cards going into and out of the middle and a referee undoing now and then:
 - the effect numbers the log's lines show, in the order they first show, are 1, 2, …, n, and
   each number names one effect for the whole game; the middle cards' likewise;
 - the state's numbers are those, in the order the effects (cards) came into the game (an
-  effect a counter brings back keeps its number);
+  effect a counter brings back keeps its number; one the table vetoed has none, and the roll
+  made again takes it);
 - the fold of the log, and a replay of its actions, give the same numbers.
 """
 
@@ -23,18 +24,22 @@ from hypothesis import strategies as st
 
 from bot.engine import (
     Action,
+    Begin,
     ChaosError,
     EndEffect,
     Game,
+    Join,
     MiddleAdd,
     MiddlePlay,
     NextTurn,
     RollChaos,
     Undo,
+    Veto,
     ZonePolicy,
     fold,
 )
 from bot.engine.events import Event
+from bot.engine.house import HouseRules
 from bot.render import Names, render_lines
 from bot.render.recap import standing_events
 from tests.engine.test_cheater_property import (
@@ -44,14 +49,22 @@ from tests.engine.test_cheater_property import (
     _move,
     play,
 )
-from tests.engine.tiny import new_game, of_type
+from tests.engine.tiny import of_type
 
 RULES_WITH_MIDDLE = replace(RULES, zone=ZonePolicy.MIDDLE_WORLD, zone_plays=2)
+
+
+def _vetoed_roll(table: str) -> list[Action]:
+    """The host rolls on `table` (a lasting effect, a new Global) and the table vetoes it."""
+    return [RollChaos(actor="ann", referee=True, table=table), *(Veto(actor=p) for p in PLAYERS)]
+
+
 CARDS = st.sampled_from(("Shock", "Fog", "Black Lotus"))
 
 
-def _numbered_moves() -> st.SearchStrategy[Action]:
-    """The cheater test's moves, with the middle, by-number endings and a referee's undo."""
+def _numbered_moves() -> st.SearchStrategy[Action | list[Action]]:
+    """The cheater test's moves, with the middle, by-number endings, a referee's undo, and
+    a roll the whole table vetoes."""
     return st.one_of(
         _move(),
         *[st.builds(lambda p, c: MiddleAdd(actor=p, card=c), ACTORS, CARDS)] * 2,
@@ -69,6 +82,7 @@ def _numbered_moves() -> st.SearchStrategy[Action]:
         ),
         *[st.just(Undo(actor="ann", referee=True))] * 2,
         *[st.builds(lambda: RollChaos(actor="ann", referee=True, extra=True))] * 2,
+        *[st.builds(_vetoed_roll, st.sampled_from(("fog", "global", "fog")))] * 4,
         st.builds(lambda: NextTurn(actor="ann", referee=True)),
     )
 
@@ -103,17 +117,26 @@ def in_order(events: list[Event], kind: str, key: str) -> list[int]:
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(moves=st.lists(_numbered_moves(), min_size=10, max_size=70), seed=st.integers(0, 2**16))
 def test_effects_and_middle_cards_are_numbered_as_people_count(
-    moves: list[Action], seed: int
+    moves: list[Action | list[Action]], seed: int
 ) -> None:
-    game = new_game(RULES_WITH_MIDDLE, seed=seed, players=PLAYERS)
+    host, *others = PLAYERS
+    game = Game.start(
+        RULES_WITH_MIDDLE, seed=seed, host=host, name=host.title(), house=HouseRules(veto=True)
+    )
+    for player in others:
+        game.act(Join(actor=player, player_name=player.title()))
+    game.act(Begin(actor=host))
     for move in moves:
-        try:
-            play(game, move)
-        except ChaosError:
-            continue
+        for one in move if isinstance(move, list) else [move]:
+            try:
+                play(game, one)
+            except ChaosError:
+                continue
     state = game.state
     kept = standing_events(game.events)
-    effects = in_order(kept, "effect_started", "id")
+    vetoed = {e["item"] for e in of_type(kept, "vetoed")}
+    voted_away = {e["id"] for e in of_type(kept, "effect_ended") if e.get("undoes") in vetoed}
+    effects = [i for i in in_order(kept, "effect_started", "id") if i not in voted_away]
     cards = in_order(kept, "middle_added", "card")
     # In the order they came; an effect a counter brings back keeps its number (a new id).
     numbers = list(dict.fromkeys(state.effect_numbers[i] for i in effects))

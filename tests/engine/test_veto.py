@@ -143,7 +143,12 @@ def test_a_majority_takes_back_everything_the_roll_did_and_rolls_it_again() -> N
         f"✕ Cy votes to veto R{item} Fog, life and a turn (2 of 2 votes).",
         f"✕ R{item} Fog, life and a turn is vetoed by Bob and Cy: taken back, and rolled again.",
     ]
-    assert "− E1 Fog ends: vetoed." in [line.strip() for line in lines]  # the game's first effect
+    # The game's first effect was voted away: its number goes to the roll made again's.
+    shown = [line.strip() for line in lines]
+    assert "− Fog ends: vetoed." in shown
+    assert any(
+        line.endswith("+ E1 Fog (effect, Ann's) lasts until Ann's next turn.") for line in shown
+    )
     assert_consistent(g)
 
 
