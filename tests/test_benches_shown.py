@@ -29,6 +29,11 @@ SMALL = {
     "page_flood": (["--streams", "20", "--reloads", "2"], "/game link revoke answered in"),
     "hostile_text": (["--repeat", "1"], "as Ann: chaos roll"),
     "restart": (["--runs", "1", "--down", "1"], "acknowledged actions lost:                  0"),
+    # What a roll's CPU is made of: every way runs (the bench stops if a part wasn't taken away).
+    "roll_parts": (
+        ["--bursts", "1", "--burst", "40", "--channels", "4"],
+        "the service alone",
+    ),
     # Issue 27's goal lines, in the form tools read: `goal NAME: VALUE (<= BOUND) PASS|FAIL`.
     "discord_bench": (
         ["--runs", "1", "--rounds", "20", "--burst", "40", "--channels", "4"],

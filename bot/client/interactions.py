@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.client.quietly import can_send_first, send_first
 from bot.commands import MAX_NAME
 from bot.errors import NoGameError
 from bot.store import GuildSettings
@@ -194,9 +195,14 @@ async def reply(
         )
     else:
         try:
-            await interaction.response.send_message(
-                content, ephemeral=ephemeral, allowed_mentions=mentions, **extra
-            )
+            if can_send_first(view):  # nothing needs the message back (bot.client.quietly)
+                await send_first(
+                    interaction, content, ephemeral=ephemeral, allowed_mentions=mentions, **extra
+                )
+            else:
+                await interaction.response.send_message(
+                    content, ephemeral=ephemeral, allowed_mentions=mentions, **extra
+                )
         except discord.HTTPException as refused:
             if refused.code != ANSWERED_ALREADY or not interaction.extras.get(_OURS):
                 raise

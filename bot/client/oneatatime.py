@@ -12,9 +12,12 @@ must not make their next one miss Discord's 3-second deadline, and the limits on
 may have under way at once (one verify, one table check) still see their next command.
 
 The bot's answers say when they are sent (:func:`bot.client.interactions.answered`), so the
-next command starts at once; an answer made some other way is still noticed, by a look every
-:data:`LOOK` seconds. (Looking every 5 ms, and nothing else, cost a command that waited 0.2 s
-forty wake-ups of the loop: under a burst, about a tenth of the bot's CPU.)
+next command starts at once, and a turn waits for nothing else: no look at the clock in
+between. (Looking every 5 ms cost a command that waited 0.2 s forty wake-ups of the loop, under
+a burst about a tenth of the bot's CPU; every 50 ms, still a few wake-ups a command in a burst,
+where commands wait most.) An answer made some other way, which the check in
+``tests/client/test_oneatatime.py`` finds in the bot's code, would hold the member's next
+command until the work finishes or :data:`HOLD` has passed.
 
 Autocomplete doesn't take these turns: :mod:`bot.client.keystrokes` works on a member's newest
 keystroke per option and drops the ones it replaced at once, which a queue here would defeat
@@ -27,7 +30,6 @@ import asyncio
 from collections.abc import Callable, Coroutine
 
 HOLD = 0.5  # seconds a member's command keeps their next one waiting, at most
-LOOK = 0.05  # seconds between two looks at whether a command was answered, untold
 
 
 class OneAtATime:
@@ -59,15 +61,11 @@ class OneAtATime:
         try:
             async with lock:
                 task = asyncio.create_task(work)
-                loop = asyncio.get_running_loop()
-                ends = loop.time() + self.hold
-                waits: set[asyncio.Future[None]] = {task} if told is None else {task, told}
-                while not answered() and (left := ends - loop.time()) > 0:
-                    done, _ = await asyncio.wait(
-                        waits, timeout=min(LOOK, left), return_when=asyncio.FIRST_COMPLETED
+                if not answered():
+                    waits: set[asyncio.Future[None]] = {task} if told is None else {task, told}
+                    await asyncio.wait(
+                        waits, timeout=self.hold, return_when=asyncio.FIRST_COMPLETED
                     )
-                    if done:
-                        break
             await task
         except asyncio.CancelledError:
             if task is None:

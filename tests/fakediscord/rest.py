@@ -173,6 +173,8 @@ class Rest:
         waiter = w.waiters.get(iid)
         if waiter is not None and not waiter.done():
             waiter.set_result(body)
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)  # Discord's answer unless asked for the message
         return json_response(result)
 
     async def _followup(self, request: web.Request) -> web.Response:
