@@ -4,6 +4,12 @@
 
     python tests/store/crash_child.py DB SCOPE [TABLES]
 
+``python tests/store/crash_child.py --fork`` imports all that once and then starts a child per
+line on its stdin, ``DB SCOPE TABLES OUT ERR``, by forking: the child's stdout goes to the named
+pipe OUT and its stderr to the file ERR; the server prints the child's pid, and then how it
+ended (``ended -9``) once it has. Sixty kills a test, each child no longer imported the bot
+again: about half a second each, most of what the test took.
+
 DB is a SQLite file or a PostgreSQL URL. TABLES games (1 unless given) are played at once, in
 scopes ``SCOPE:0``, ``SCOPE:1``, …, so their saves are committed together, in batches (see
 ``Database._drain``): a kill lands inside a batch as often as inside a save.
@@ -18,7 +24,9 @@ and ``batch N`` whenever a batch of N > 1 saves was committed since.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,5 +99,30 @@ async def main(db: str, scope: str, tables: int) -> None:
         await asyncio.gather(*(play(service, s) for s in scopes(scope, tables)))
 
 
+def serve() -> None:
+    """Fork a child per line of stdin (see the module's notes), until stdin ends."""
+    import bot.store.postgres  # noqa: F401  (imported by Store.open on first use: here, once)
+
+    for line in sys.stdin:
+        db, scope, tables, out, err = line.split()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.dup2(os.open(out, os.O_WRONLY), 1)
+                os.dup2(os.open(err, os.O_WRONLY | os.O_APPEND | os.O_CREAT), 2)
+                asyncio.run(main(db, scope, int(tables)))
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stderr.flush()
+                os._exit(1)  # never back into the server's loop
+        print(pid, flush=True)
+        _, status = os.waitpid(pid, 0)
+        print("ended", os.waitstatus_to_exitcode(status), flush=True)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))
+    if sys.argv[1:] == ["--fork"]:
+        serve()
+    else:
+        asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))
