@@ -27,6 +27,7 @@ from tests.fakediscord.server import FakeDiscord
 JSON = dict[str, Any]
 EPHEMERAL = 64
 LOOK = 0.005  # seconds between two looks at the keystrokes the bot gave up
+STRAY = 0.25  # seconds an answer to a keystroke the bot gave up is still waited for
 
 
 @dataclass
@@ -113,12 +114,16 @@ class Table:
         A keystroke a newer one replaced is left unanswered (:mod:`bot.client.keystrokes`), so
         waiting out Discord's deadline for it only cost time: seconds per flood. The bot counts
         the ones it gives up: once they and the answered ones make up all `keystrokes`, no
-        other answer will come. (A keystroke the bot neither answered nor gave up keeps the
-        wait going until its task is done: its timeout is still waited out.)"""
+        other answer should come, and one that still does (within :data:`STRAY` seconds)
+        counts as answered. (A keystroke the bot neither answered nor gave up keeps the wait
+        going until its task is done: its timeout is still waited out.)"""
         waiting = keystrokes
         while waiting:
             answered = sum(1 for k in keystrokes if k.done() and _answered(k))
             if answered + self.bot.keystrokes.superseded - given_up >= len(keystrokes):
+                # An answer the bot sent anyway would be on its way by now: it still counts.
+                await asyncio.wait(waiting, timeout=STRAY)
+                waiting = [k for k in keystrokes if not k.done()]
                 break
             await asyncio.wait(waiting, timeout=LOOK, return_when=asyncio.FIRST_COMPLETED)
             waiting = [k for k in keystrokes if not k.done()]
