@@ -1,14 +1,15 @@
 """Games played as fast as they go against a database file, until someone kills the process.
 
-``test_crash.py`` runs this with ``sys.executable`` and kills it with SIGKILL at random moments::
+Run on its own, it plays until killed::
 
     python tests/store/crash_child.py DB SCOPE [TABLES]
 
-``python tests/store/crash_child.py --fork`` imports all that once and then starts a child per
-line on its stdin, ``DB SCOPE TABLES OUT ERR``, by forking: the child's stdout goes to the named
-pipe OUT and its stderr to the file ERR; the server prints the child's pid, and then how it
-ended (``ended -9``) once it has. Sixty kills a test, each child no longer imported the bot
-again: about half a second each, most of what the test took.
+``test_crash.py`` runs ``python tests/store/crash_child.py --fork`` instead: a server that
+imports the bot once and then starts a child per line on its stdin, ``DB SCOPE TABLES OUT
+ERR``, by forking. The child's stdout goes to the named pipe OUT and its stderr to the file
+ERR; the server prints the child's pid, and how it ended (``ended -9``) once it has. The test
+kills sixty children, and a fresh interpreter spent about half a second importing the bot
+each time: most of what the test took.
 
 DB is a SQLite file or a PostgreSQL URL. TABLES games (1 unless given) are played at once, in
 scopes ``SCOPE:0``, ``SCOPE:1``, …, so their saves are committed together, in batches (see
