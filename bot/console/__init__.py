@@ -28,10 +28,10 @@ from bot.errors import StoreError
 from bot.service import GameService
 from bot.store import Store, is_url
 from bot.tables import LoadedRuleset, TableProblems
-from bot.web.console import ConsolePages
 
 if TYPE_CHECKING:
     from bot.arguments import SubParsers
+    from bot.web.console import ConsolePages
 
 __all__ = ["Console", "Options", "add_play_parser", "options_from", "run_play"]
 
@@ -200,6 +200,10 @@ def _serve_pages(options: Options, console: Console, out: Output) -> ConsolePage
     """With ``--web PORT``: the table's live page, its link printed (None without)."""
     if options.web is None:
         return None
+    # Imported here: the web server (aiohttp) was a third of every console's start-up, and
+    # most sessions serve no page.
+    from bot.web.console import ConsolePages
+
     pages = ConsolePages(options.db, port=options.web)
     pages.start()
     console.service.listen(pages.changed)

@@ -9,6 +9,7 @@ the fake's record alone.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator
@@ -25,6 +26,8 @@ from tests.fakediscord.server import FakeDiscord
 
 JSON = dict[str, Any]
 EPHEMERAL = 64
+LOOK = 0.005  # seconds between two looks at the keystrokes the bot gave up
+STRAY = 0.25  # seconds an answer to a keystroke the bot gave up is still waited for
 
 
 @dataclass
@@ -102,6 +105,32 @@ class Table:
     async def settle(self) -> None:
         await self.bot.boards.settle()
 
+    async def keystrokes_done(self, keystrokes: list[asyncio.Task[Any]], given_up: int) -> None:
+        """Wait until each of `keystrokes` is done, or given up by the bot: their tasks wait
+        for an autocomplete's answer, and return None or False when none came in time; they
+        were sent when the bot had given up `given_up` keystrokes. The tasks of those given up
+        are cancelled.
+
+        A keystroke a newer one replaced is left unanswered (:mod:`bot.client.keystrokes`), so
+        waiting out Discord's deadline for it only cost time: seconds per flood. The bot counts
+        the ones it gives up: once they and the answered ones make up all `keystrokes`, no
+        other answer should come, and one that still does (within :data:`STRAY` seconds)
+        counts as answered. (A keystroke the bot neither answered nor gave up keeps the wait
+        going until its task is done: its timeout is still waited out.)"""
+        waiting = keystrokes
+        while waiting:
+            answered = sum(1 for k in keystrokes if k.done() and _answered(k))
+            if answered + self.bot.keystrokes.superseded - given_up >= len(keystrokes):
+                # An answer the bot sent anyway would be on its way by now: it still counts.
+                await asyncio.wait(waiting, timeout=STRAY)
+                waiting = [k for k in keystrokes if not k.done()]
+                break
+            await asyncio.wait(waiting, timeout=LOOK, return_when=asyncio.FIRST_COMPLETED)
+            waiting = [k for k in keystrokes if not k.done()]
+        for keystroke in waiting:
+            keystroke.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
     # -- games ------------------------------------------------------------------------------------
 
     async def game(
@@ -130,6 +159,10 @@ class Table:
 
     async def current(self) -> Any:
         return await self.service.current(f"{self.fake.guild_id}:{self.fake.channel_id}")
+
+
+def _answered(keystroke: asyncio.Task[Any]) -> bool:
+    return keystroke.exception() is None and keystroke.result() not in (None, False)
 
 
 def components(message: JSON) -> list[JSON]:

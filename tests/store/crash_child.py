@@ -1,8 +1,15 @@
 """Games played as fast as they go against a database file, until someone kills the process.
 
-``test_crash.py`` runs this with ``sys.executable`` and kills it with SIGKILL at random moments::
+Run on its own, it plays until killed::
 
     python tests/store/crash_child.py DB SCOPE [TABLES]
+
+``test_crash.py`` runs ``python tests/store/crash_child.py --fork`` instead: a server that
+imports the bot once and then starts a child per line on its stdin, ``DB SCOPE TABLES OUT
+ERR``, by forking. The child's stdout goes to the named pipe OUT and its stderr to the file
+ERR; the server prints the child's pid, and how it ended (``ended -9``) once it has. The test
+kills sixty children, and a fresh interpreter spent about half a second importing the bot
+each time: most of what the test took.
 
 DB is a SQLite file or a PostgreSQL URL. TABLES games (1 unless given) are played at once, in
 scopes ``SCOPE:0``, ``SCOPE:1``, …, so their saves are committed together, in batches (see
@@ -18,7 +25,9 @@ and ``batch N`` whenever a batch of N > 1 saves was committed since.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,5 +100,30 @@ async def main(db: str, scope: str, tables: int) -> None:
         await asyncio.gather(*(play(service, s) for s in scopes(scope, tables)))
 
 
+def serve() -> None:
+    """Fork a child per line of stdin (see the module's notes), until stdin ends."""
+    import bot.store.postgres  # noqa: F401  (imported by Store.open on first use: here, once)
+
+    for line in sys.stdin:
+        db, scope, tables, out, err = line.split()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.dup2(os.open(out, os.O_WRONLY), 1)
+                os.dup2(os.open(err, os.O_WRONLY | os.O_APPEND | os.O_CREAT), 2)
+                asyncio.run(main(db, scope, int(tables)))
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stderr.flush()
+                os._exit(1)  # never back into the server's loop
+        print(pid, flush=True)
+        _, status = os.waitpid(pid, 0)
+        print("ended", os.waitstatus_to_exitcode(status), flush=True)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))
+    if sys.argv[1:] == ["--fork"]:
+        serve()
+    else:
+        asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1))

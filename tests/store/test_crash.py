@@ -1,8 +1,9 @@
 """Kill a game mid-play with SIGKILL, again and again: nothing acknowledged is ever lost.
 
-A child process (``crash_child.py``) plays through the service against a database file and
-prints every version the service acknowledged. The test kills it at random moments (seeded, so
-a failure can be replayed), reopens the file and checks each game it touched:
+A child process (``crash_child.py``, forked by a server that imported the bot once) plays
+through the service against a database file and prints every version the service acknowledged.
+The test kills it at random moments (seeded, so a failure can be replayed), reopens the file and
+checks each game it touched:
 
 * it loads, and its stored events fold to the same state as replaying its actions;
 * no acknowledged action is missing: the stored version is at least the last one printed;
@@ -14,7 +15,9 @@ a failure can be replayed), reopens the file and checks each game it touched:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import random
 import signal
 import subprocess
@@ -41,36 +44,78 @@ SEED = 20261122
 MAX_DELAY = 0.08  # seconds after the child's first acknowledgement: up to ~80 actions
 
 
-def run_child(db: Path | str, delay: float, log: Path) -> tuple[dict[int, int], int]:
-    """Start the child, kill it `delay` seconds after its first acknowledgement, and return
-    the last version acknowledged for each game id it printed, and the largest batch it said
-    it committed.
-    """
-    with log.open("ab") as errors:
-        child = subprocess.Popen(
-            [sys.executable, str(CHILD), str(db), SCOPE, str(TABLES)],
+class Children:
+    """The children, forked one at a time by one server (``crash_child.py --fork``) that
+    imported the bot once: a fresh interpreter per kill spent about half a second importing
+    it, sixty times a test."""
+
+    def __init__(self, folder: Path, log: Path) -> None:
+        self.folder = folder
+        self.log = log
+        self.started = 0
+        self.child: int | None = None  # the pid of the child not yet killed
+        self.errors = log.open("ab")
+        self.server = subprocess.Popen(
+            [sys.executable, str(CHILD), "--fork"],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=errors,
+            stderr=self.errors,
             cwd=ROOT,
+            text=True,
         )
-    assert child.stdout is not None
-    first = child.stdout.readline()  # EOF if the child dies before its first action
-    assert first, f"the child printed nothing: {log.read_text()[-2000:]}"
-    time.sleep(delay)
-    child.send_signal(signal.SIGKILL)
-    rest = child.stdout.read()
-    child.wait()
-    child.stdout.close()
-    assert child.returncode == -signal.SIGKILL, log.read_text()[-2000:]
-    acked: dict[int, int] = {}
-    batch = 0
-    for line in (first + rest).decode().split("\n")[:-1]:  # the last piece may be cut short
-        if line.startswith("batch "):
-            batch = max(batch, int(line.split()[1]))
-            continue
-        game_id, version = map(int, line.split())
-        acked[game_id] = max(acked.get(game_id, 0), version)
-    return acked, batch
+
+    def __enter__(self) -> Children:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.server.stdin is not None
+        assert self.server.stdout is not None
+        if self.child is not None:  # a check failed before its kill: it would play on
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.child, signal.SIGKILL)
+        self.server.stdin.close()
+        try:
+            self.server.wait(10)
+        except subprocess.TimeoutExpired:
+            self.server.kill()
+            self.server.wait()
+        finally:
+            self.server.stdout.close()
+            self.errors.close()
+
+    def run(self, db: Path | str, delay: float) -> tuple[dict[int, int], int]:
+        """Start a child, kill it `delay` seconds after its first acknowledgement, and return
+        the last version acknowledged for each game id it printed, and the largest batch it
+        said it committed.
+        """
+        server = self.server
+        assert server.stdin is not None
+        assert server.stdout is not None
+        self.started += 1
+        out = self.folder / f"acks-{self.started}"
+        os.mkfifo(out)
+        server.stdin.write(f"{db} {SCOPE} {TABLES} {out} {self.log}\n")
+        server.stdin.flush()
+        pid = self.child = int(server.stdout.readline())
+        with out.open("rb") as acks:  # opened once the child opens its end
+            first = acks.readline()  # EOF if the child dies before its first action
+            assert first, f"the child printed nothing: {self.log.read_text()[-2000:]}"
+            time.sleep(delay)
+            os.kill(pid, signal.SIGKILL)
+            rest = acks.read()
+        ended = server.stdout.readline().split()
+        self.child = None
+        assert ended == ["ended", str(-signal.SIGKILL)], (ended, self.log.read_text()[-2000:])
+        out.unlink()
+        acked: dict[int, int] = {}
+        batch = 0
+        for line in (first + rest).decode().split("\n")[:-1]:  # the last piece may be cut short
+            if line.startswith("batch "):
+                batch = max(batch, int(line.split()[1]))
+                continue
+            game_id, version = map(int, line.split())
+            acked[game_id] = max(acked.get(game_id, 0), version)
+        return acked, batch
 
 
 def plain(events: list[Event]) -> list[Event]:
@@ -152,11 +197,12 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(
     games: set[int] = set()
     unacknowledged = 0
     batch = 0
-    for _ in range(KILLS):
-        acked, largest = run_child(db, rng.uniform(0, MAX_DELAY), log)
-        games.update(acked)
-        batch = max(batch, largest)
-        unacknowledged += asyncio.run(check(db, acked, rulesets))
+    with Children(tmp_path, log) as children:
+        for _ in range(KILLS):
+            acked, largest = children.run(db, rng.uniform(0, MAX_DELAY))
+            games.update(acked)
+            batch = max(batch, largest)
+            unacknowledged += asyncio.run(check(db, acked, rulesets))
     assert batch > 1  # the tables' saves were committed together, and killed together
     # The kills were spread over the games: several started and ended along the way...
     assert len(games) >= 3
