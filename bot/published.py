@@ -18,9 +18,12 @@ The :class:`Shelf` keeps them:
   nobody has read it for :data:`KEPT_SECONDS`; the least recently read go first. An ended
   game's page is read most in the minutes after its end, by the few who watched it.
 
-Memory: a live version shares its events with the game the service plays (an event never
-changes once logged), so it costs a list of pointers and a copy of the state. A kept version
-holds its events alone: about 600 bytes an event, so the budget is about 40 MB at worst.
+Memory: a version is a copy of the game made in constant time (:meth:`Game.copy
+<bot.engine.game.Game.copy>`): it shares the state and the log's list with the game the service
+plays, seeing only the events logged when it was made, and takes a list of its own (of
+pointers: an event never changes once logged) only when a reader first reads its events. A
+kept version may hold its events alone: about 600 bytes an event, so the budget is about 40 MB
+at worst.
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ class Outcome:
 class Published:
     """A committed version of a game as readers see it: its row as committed, the game (a copy
     made for the readers, :meth:`~bot.engine.game.Game.copy`, that nothing changes
-    afterwards) and the ruleset it plays."""
+    afterwards: read it, don't act on it) and the ruleset it plays."""
 
     record: GameRecord
     game: Game
@@ -96,7 +99,7 @@ class Published:
 
     @property
     def events(self) -> int:
-        return len(self.game.events)
+        return self.game.event_count
 
     def newer_than(self, other: Published | None) -> bool:
         """Whether this is a later version than `other` (of the same game, or of a later

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
@@ -78,8 +79,9 @@ class Game:
     def __init__(self, ruleset: Ruleset, events: Iterable[Event] = ()) -> None:
         """Rebuild a game from its log (use :meth:`start` for a new one)."""
         self.ruleset = ruleset
-        self.events: list[Event] = list(events)
-        self.state: GameState = fold(self.events)
+        self._log: list[Event] = list(events)
+        self._shared: int | None = None  # see :meth:`copy`
+        self.state: GameState = fold(self._log)
         self._count()
 
     def _count(self) -> None:
@@ -87,7 +89,7 @@ class Game:
         self._checkpoints: list[_Checkpoint] = []
         self._seq = sum(1 for e in self.events if e["type"] == "action")
         self._standing_count = len(self._standing())
-        self._streams = streams.tally(self.events)
+        self._streams: Counter[tuple[int, str]] | None = streams.tally(self._log)
 
     @classmethod
     def start(
@@ -170,7 +172,7 @@ class Game:
             cast(GameStarted, start[1])["house"] = kept
         for event in start:
             apply(game.state, event)
-        game.events.extend(start)
+        game._log.extend(start)
         game._count()
         return game
 
@@ -178,20 +180,41 @@ class Game:
         """An independent copy of the game as it stands: acting on either (undoing included)
         leaves the other as it was.
 
-        Cheap, for a copy after every action: the log is a new list of the same events (an
-        event never changes once logged) and the state is copied as an action copies it
-        (:meth:`~bot.engine.state.GameState.copy`). The copy keeps no undo checkpoints, so an
-        undo on it folds the log again.
+        Made in constant time, for a copy after every action (what readers are given,
+        :mod:`bot.published`): nothing is copied until it would change. The state is shared,
+        since a game never changes its state in place once an action committed it (an action
+        works on a copy of it, and an undo on a copy of the state it goes back to). The log's
+        list is shared too, with the copy's length: the original only ever appends to it, so
+        its first events stay the copy's. The copy takes a list of its own when first asked
+        for its events, or when it acts. It keeps no undo checkpoints, so an undo on it folds
+        the log again.
         """
         clone = Game.__new__(Game)
         clone.ruleset = self.ruleset
-        clone.events = list(self.events)
-        clone.state = self.state.copy()
+        clone._log = self._log
+        clone._shared = len(self._log) if self._shared is None else self._shared
+        clone.state = self.state
         clone._checkpoints = []
         clone._seq = self._seq
         clone._standing_count = self._standing_count
-        clone._streams = self._streams.copy()
+        clone._streams = None  # tallied from the log if the copy ever acts
         return clone
+
+    @property
+    def events(self) -> list[Event]:
+        """The log, oldest first: read it, don't change it (only :meth:`act` extends it)."""
+        shared = self._shared
+        if shared is not None:
+            # A copy's first look: its own list of the events it was copied with. Two threads
+            # looking at once each take an equal list (the original only appends).
+            self._log = self._log[:shared]
+            self._shared = None
+        return self._log
+
+    @property
+    def event_count(self) -> int:
+        """How many events the log holds (without taking a list of a copy's own)."""
+        return len(self._log) if self._shared is None else self._shared
 
     @property
     def seq(self) -> int:
@@ -203,7 +226,7 @@ class Game:
         the action isn't allowed.
         """
         # A game as large as a game may be can still end (see bot.engine.limits).
-        full = limits.log_problem(len(self.events))
+        full = limits.log_problem(self.event_count)
         if (
             full is not None
             and self.state.phase is not Phase.ENDED
@@ -230,7 +253,7 @@ class Game:
         self.events.extend(ctx.events)
         self._seq += 1
         self._standing_count += 1
-        self._streams[stream] += 1
+        self._tally()[stream] += 1
         return ctx.events
 
     def _undo(self, action: a.Undo) -> list[Event]:
@@ -252,14 +275,22 @@ class Game:
             self._streams = streams.tally(self.events)
         else:
             # The state before the undone action is what the fold gives: everything after it
-            # is undone or an undo, and an undo only moves the count of actions on.
-            _, self.state, stream = checkpoint
+            # is undone or an undo, and an undo only moves the count of actions on. That state
+            # may be a copy's too (copy() shares it): the undo changes a copy of it.
+            _, kept, stream = checkpoint
+            self.state = kept.copy()
             for event in events:
                 apply(self.state, event)
-            self._streams[stream] -= 1
+            self._tally()[stream] -= 1
         self._seq += 1
         self._standing_count -= 1
         return events
+
+    def _tally(self) -> Counter[tuple[int, str]]:
+        """The actions standing in each stream (:func:`~bot.engine.streams.tally`)."""
+        if self._streams is None:
+            self._streams = streams.tally(self.events)
+        return self._streams
 
     def _standing(self) -> list[ActionTaken]:
         """Actions that still count: not undone, and not undos themselves."""
@@ -280,7 +311,7 @@ class Game:
         if self.state.dice == streams.BY_ACTION:  # a game logged before streams
             return random.Random(f"{self.state.seed}/{self._standing_count}")
         turn, name = stream
-        return random.Random(streams.key(self.state.seed, turn, name, self._streams[stream]))
+        return random.Random(streams.key(self.state.seed, turn, name, self._tally()[stream]))
 
     @property
     def actions(self) -> list[Json]:

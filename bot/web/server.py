@@ -103,7 +103,7 @@ class Views:
         building = self._building.get(key)
         if building is None:
             self.builds += 1
-            if len(outcome.game.events) <= VIEW_ON_LOOP_EVENTS:
+            if outcome.game.event_count <= VIEW_ON_LOOP_EVENTS:
                 data = _view_bytes(outcome, layout)
                 self._keep(key, data)
                 return data
