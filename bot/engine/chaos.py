@@ -21,15 +21,8 @@ from bot.engine.model import (
     StartRoll,
     TableId,
 )
-from bot.engine.offers import (
-    awaited,
-    offer_reason,
-    offer_to_killer,
-    offered_to,
-    take_offer,
-    unfinished,
-    waiting_offer,
-)
+from bot.engine.offered import awaited, offered_to, waiting_offer
+from bot.engine.offers import offer_reason, offer_to_killer, take_offer, unfinished
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
 from bot.engine.state import PendingOffer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
-from bot.engine.offers import awaited, held_away, waits_for
+from bot.engine.offered import awaited, held_away, waits_for
 from bot.engine.state import ActiveEffect, GameState, PendingOffer, Phase, Player, Status
 from bot.engine.turns import nobody_can_play
 from bot.render.ids import effect_ref, middle_ref
