@@ -312,7 +312,8 @@ def _voter(state: GameState, action: a.Action, can: Ability) -> None:
     item = next((i for i in state.stack if i.id == state.veto_item), None)
     if item is not None and item.player == action.actor:
         raise NotYourTurnError(
-            f"{seat.name} rolled R{item.id}: a veto is the other players' vote, not the roller's"
+            f"{seat.name} rolled {state.roll_ref(item.id)}: a veto is the other players' vote,"
+            " not the roller's"
         )
 
 

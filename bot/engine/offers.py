@@ -193,7 +193,8 @@ def unfinished(ctx: Context) -> str | None:
                 f"; {who} is away, so the host or a referee may decline it for them, or"
                 " `player back` comes first"
             )
-    return f"R{paused.item} isn't finished: {waiting}, then {_next_roll(ctx.ruleset, paused)}"
+    then = _next_roll(ctx.ruleset, paused)
+    return f"{state.roll_ref(paused.item)} isn't finished: {waiting}, then {then}"
 
 
 def _next_roll(ruleset: Ruleset, paused: PausedRoll) -> str:
