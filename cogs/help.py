@@ -21,7 +21,7 @@ INTRO = (
     " cards, and presses Next turn. The status board in the channel shows the table at a glance."
     " `#17` is an entry on a list. Effects in play are numbered E1, E2, E3 and cards in the"
     " middle M1, M2, M3, in the order they came into the game, as /effects end and /middle play"
-    " take them."
+    " take them; rolls on the stack R1, R2, R3 the same way."
 )
 
 

@@ -158,6 +158,8 @@ class TableCog(commands.GroupCog, group_name="table"):
             f"{_summary(checked)}, stored as revision {revision}. Play with it:"
             f" /game start tables:{checked.id}" + _preview(checked)
         )
+        if checked.preview is not None:  # read from another format, as the console says too
+            text += f"\n/table export table:{checked.id} gives it as our YAML."
         await reply(interaction, embeds=text_embeds("Table stored", text), ephemeral=True)
 
     @app_commands.command(

@@ -23,7 +23,7 @@ from discord import app_commands
 from bot.engine.errors import ChaosError
 from bot.engine.game import Game
 from bot.engine.model import Ruleset
-from bot.engine.offers import in_turn
+from bot.engine.offered import in_turn
 from bot.render.ids import effect_ref, middle_ref
 from bot.tables import LoadedRuleset, load_bundled
 

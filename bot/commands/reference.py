@@ -48,7 +48,9 @@ CONSOLE_NOTES = (
     " `chaos undo` and `game end`.",
     "Numbers: `#17` is an entry on a list (what the dice read). Effects are numbered E1, E2,"
     " E3 and cards in the middle M1, M2, M3, in the order they came into the game, and keep their"
-    " number: `effects end E2` and `middle play M1` take them (`effects end 2` works too).",
+    " number: `effects end E2` and `middle play M1` take them (`effects end 2` works too)."
+    " Rolls, counters and forks are R1, R2, R3 the same way, in the order they went on the"
+    " stack.",
 )
 
 

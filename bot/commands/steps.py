@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine.model import ChaosSource, Ruleset
-from bot.engine.offers import awaited, held_away, open_offers
+from bot.engine.offered import awaited, held_away
+from bot.engine.offers import open_offers
 from bot.engine.state import GameState, Phase
 from bot.engine.turns import nobody_can_play
 from bot.engine.veto import ballot

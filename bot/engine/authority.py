@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.engine import actions as a
+from bot.engine import offered
 from bot.engine.errors import GameNotStartedError, GameOverError, NotInGameError, NotYourTurnError
 from bot.engine.model import PlayerId, Ruleset
 from bot.engine.state import GameState, Phase, Status
@@ -137,7 +138,7 @@ def ability(state: GameState, action: a.Action) -> Ability:
     match action:
         case a.RollChaos(extra=True):
             return ABILITIES["ask for an extra roll"]
-        case a.RollChaos(table=str() as table) if _offer_of(state, action.actor, table):
+        case a.RollChaos(table=str() as table) if _offer_of(state, action, table):
             return ABILITIES["take a roll a result offered"]
         case a.RollChaos(table=str()):
             return ABILITIES["roll on a named list"]
@@ -169,22 +170,32 @@ def subject(state: GameState, action: a.Action) -> PlayerId | None:
         case a.Spite(player=player) | a.Away(player=player) | a.Back(player=player):
             return player or action.actor
         case a.RollChaos(table=str() as table):
-            return _offer_of(state, action.actor, table) or action.actor
+            return _offer_of(state, action, table) or action.actor
         case a.Decline(table=table):
-            return _offer_of(state, action.actor, table) or action.actor
+            return _offer_of(state, action, table) or action.actor
     return action.actor
 
 
-def _offer_of(state: GameState, actor: PlayerId, table: str | None) -> PlayerId | None:
-    """Whom an open offer on `table` (None: any list) was made to (the actor's own first), or
-    None.
+def _offer_of(state: GameState, action: a.Action, table: str | None) -> PlayerId | None:
+    """Whom the open offer on `table` (None: any list) that `action` settles was made to, or
+    None when it settles none: a roll on `table` is then a roll on a named list.
+
+    The offer is the one the handler then takes or declines (:func:`offered.settled_by`), so
+    the ruling is about the very offer settled. When the actor settles none but another
+    player's offer names the list, the action is about that offer (and refused naming its
+    player), unless it is a roll the actor may make on a named list anyway: an active player
+    with the turn powers rolls on any list, and another's offer stays theirs.
 
     A roll a result offered needs no turn powers: the result asked for it (see offers).
     """
-    named = [
-        o.player for _, o in sorted(state.offers.items()) if table is None or table in o.tables
-    ]
-    return actor if actor in named else next(iter(named), None)
+    taking = isinstance(action, a.RollChaos)
+    offer = offered.settled_by(state, action.actor, table, referee=action.referee, taking=taking)
+    if offer is not None:
+        return offer.player
+    if taking and action.turn_powers and action.actor == state.active:
+        return None
+    others = [o for o in offered.in_turn(state) if table is None or table in o.tables]
+    return others[0].player if others else None
 
 
 def check(state: GameState, action: a.Action, ruleset: Ruleset | None = None) -> None:
@@ -301,7 +312,8 @@ def _voter(state: GameState, action: a.Action, can: Ability) -> None:
     item = next((i for i in state.stack if i.id == state.veto_item), None)
     if item is not None and item.player == action.actor:
         raise NotYourTurnError(
-            f"{seat.name} rolled R{item.id}: a veto is the other players' vote, not the roller's"
+            f"{seat.name} rolled {state.roll_ref(item.id)}: a veto is the other players' vote,"
+            " not the roller's"
         )
 
 

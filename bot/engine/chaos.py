@@ -21,15 +21,8 @@ from bot.engine.model import (
     StartRoll,
     TableId,
 )
-from bot.engine.offers import (
-    awaited,
-    offer_reason,
-    offer_to_killer,
-    offered_to,
-    take_offer,
-    unfinished,
-    waiting_offer,
-)
+from bot.engine.offered import awaited, offered_to, waiting_offer
+from bot.engine.offers import offer_reason, offer_to_killer, take_offer, unfinished
 from bot.engine.outcomes import apply_entry, change_list
 from bot.engine.resolve import Resolution, Resolver
 from bot.engine.state import PendingOffer
@@ -129,12 +122,13 @@ def already_rolled(ctx: Context) -> str:
         first = f"{who} already made {what}"
     elif made.table in ctx.ruleset.decks:
         card = _entry_name(ctx, made.table, made.entry)
-        first = f"{who} already drew this turn's chaos card (R{made.id}, {card})"
+        first = f"{who} already drew this turn's chaos card ({state.roll_ref(made.id)}, {card})"
     else:
         table = ctx.ruleset.table(made.table).name
         dice = f"{made.result} on " if made.dice else ""
         entry = _entry_name(ctx, made.table, made.entry)
-        first = f"{who} already made this turn's chaos roll (R{made.id}: {dice}{table}, {entry})"
+        made_as = f"{state.roll_ref(made.id)}: {dice}{table}, {entry}"
+        first = f"{who} already made this turn's chaos roll ({made_as})"
     return (
         f"{first}: one chaos roll a turn. A referee can ask for an extra one (`chaos roll extra`)"
     )

@@ -89,7 +89,8 @@ def _spend(ctx: Context, token: Token) -> StackItem:
     if token is Token.COUNTER and target.spite and target.table in ctx.ruleset.decks:
         # Seed 002: a Chaos card played as a spite can't be countered.
         raise RulesError(
-            f"R{target.id} was played as a spite, and a card played as a spite can't be countered"
+            f"{ctx.state.roll_ref(target.id)} was played as a spite, and a card played as a"
+            " spite can't be countered"
         )
     ctx.emit(
         {

@@ -114,6 +114,7 @@ def apply(state: GameState, event: Event) -> None:
             pass
         case "stack":
             state.next_id = max(state.next_id, event["item"] + 1)
+            state.roll_numbers = _numbered(state.roll_numbers, event["item"])
             state.stack.append(
                 StackItem(
                     event["item"],

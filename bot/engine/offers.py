@@ -24,6 +24,7 @@ from bot.engine.context import Context
 from bot.engine.errors import RulesError
 from bot.engine.events import Roll
 from bot.engine.model import CHAOS_ROLL, Entry, OfferTo, PlayerId, Ruleset, TableId
+from bot.engine.offered import held_away, in_turn, settled_by, waits_for
 from bot.engine.state import GameState, PausedRoll, PendingOffer, Status
 
 
@@ -101,50 +102,6 @@ def _offer(
     )
 
 
-def offered_to(
-    state: GameState, actor: PlayerId, table: TableId, *, referee: bool = False
-) -> PendingOffer | None:
-    """The pending offer that lets `actor` roll on `table` now, or None.
-
-    The player it was made to may take it, and the host and referees may take anyone's, but
-    not while that player is away: nobody rolls for a player who is away (the offer waits for
-    them until the turn ends). With several, the one a multi-roll waits for comes first, then
-    the oldest (see :func:`in_turn`).
-    """
-    official = referee or actor == state.host
-    for offer in in_turn(state):
-        if table not in offer.tables or held_away(state, offer):
-            continue
-        if official or offer.player == actor:
-            return offer
-    return None
-
-
-def in_turn(state: GameState) -> list[PendingOffer]:
-    """The open offers in the order they are settled: those the newest paused multi-roll waits
-    for first (nothing else may be rolled before them), then the oldest first."""
-    newest = state.paused[-1] if state.paused else None
-    return sorted(
-        state.offers.values(),
-        key=lambda o: (newest is None or not waits_for(newest, o), o.id),
-    )
-
-
-def held_away(state: GameState, offer: PendingOffer) -> bool:
-    """Whether the player `offer` was made to is away (so nobody may take it for now)."""
-    owner = state.players.get(offer.player)
-    return owner is not None and owner.status is Status.AWAY
-
-
-def waiting_offer(state: GameState, table: TableId) -> PendingOffer | None:
-    """An open offer on `table` whose player is away, if there is one (the oldest)."""
-    for offer_id in sorted(state.offers):
-        offer = state.offers[offer_id]
-        if table in offer.tables and held_away(state, offer):
-            return offer
-    return None
-
-
 def open_offers(state: GameState) -> list[tuple[int, TableId]]:
     """Every list an open offer names, as ``(offer id, list)``, oldest offer first."""
     return [(o.id, t) for _, o in sorted(state.offers.items()) for t in o.tables]
@@ -183,7 +140,7 @@ def lapse_offers(ctx: Context, reason: str) -> None:
 def decline(ctx: Context, action: act.Decline) -> None:
     """Pass up an open offer: the one on `action.table`, or the only one open (who may is
     :mod:`bot.engine.authority`'s business: its player, the host or a referee). Of several on
-    the same lists, the one taking it would take (:func:`in_turn`)."""
+    the same lists, the one taking it would take (:func:`~bot.engine.offered.settled_by`)."""
     ctx.require_playing()
     ctx.require_no_choice()
     state = ctx.state
@@ -205,19 +162,10 @@ def decline(ctx: Context, action: act.Decline) -> None:
             " to decline, like `chaos decline "
             f"{found[0].tables[0]}`"
         )
-    ctx.emit({"type": "offer_declined", "id": found[0].id, "by": action.actor})
-
-
-def waits_for(paused: PausedRoll, offer: PendingOffer) -> bool:
-    """Whether `paused` waits for `offer`: one its own rolls made, or one made since it paused
-    (by the roll taken from its offer, say), which is resolved before it goes on, too."""
-    since = paused.context.get("since")
-    return offer.source in paused.waits or (isinstance(since, int) and offer.id >= since)
-
-
-def awaited(state: GameState, offer: PendingOffer) -> bool:
-    """Whether a multi-roll waits for `offer` before its later rolls."""
-    return any(waits_for(paused, offer) for paused in state.paused)
+    offer = settled_by(state, action.actor, table, referee=action.referee, taking=False)
+    if offer is None:  # the authority table refuses it first: the offers are another's
+        raise RulesError("no roll on offer is yours to decline")
+    ctx.emit({"type": "offer_declined", "id": offer.id, "by": action.actor})
 
 
 def unfinished(ctx: Context) -> str | None:
@@ -245,7 +193,8 @@ def unfinished(ctx: Context) -> str | None:
                 f"; {who} is away, so the host or a referee may decline it for them, or"
                 " `player back` comes first"
             )
-    return f"R{paused.item} isn't finished: {waiting}, then {_next_roll(ctx.ruleset, paused)}"
+    then = _next_roll(ctx.ruleset, paused)
+    return f"{state.roll_ref(paused.item)} isn't finished: {waiting}, then {then}"
 
 
 def _next_roll(ruleset: Ruleset, paused: PausedRoll) -> str:

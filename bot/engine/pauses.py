@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bot.engine.chaos import emit_steps, resolver_for
 from bot.engine.context import Context
-from bot.engine.offers import waits_for
+from bot.engine.offered import waits_for
 from bot.engine.state import PausedRoll, Phase
 
 

@@ -140,6 +140,11 @@ class GameState:
     # takes them). Replaced, never changed in place (like `given`).
     effect_numbers: dict[int, int] = field(default_factory=dict)
     middle_numbers: dict[int, int] = field(default_factory=dict)
+    # The rolls, counters and forks of a game that went on its stack, numbered the same way
+    # (R1, R2, …, by stack item id): what players read as "R2" in "votes to veto R2" and in
+    # the refusals. A vetoed or countered roll keeps its number; an undone one leaves it to
+    # the next. Replaced, never changed in place.
+    roll_numbers: dict[int, int] = field(default_factory=dict)
     stack: list[StackItem] = field(default_factory=list)
     decks: dict[str, DeckState] = field(default_factory=dict)
     face_down: tuple[str, str, PlayerId, str] | None = None  # deck, card, controller, purpose
@@ -191,6 +196,12 @@ class GameState:
         taken = self.next_id
         self.next_id += 1
         return taken
+
+    def roll_ref(self, item: int) -> str:
+        """``R2``: how players read stack item `item`, by its number (bot.render.ids writes it
+        the same way; the engine imports nothing of the renderers)."""
+        number = self.roll_numbers.get(item)
+        return f"R{number}" if number is not None else "that roll"
 
     def effect_named(self, effect: int, by_number: bool) -> int | None:
         """The id of the effect an action names: by its number (E2), or by its id (a log from

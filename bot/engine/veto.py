@@ -88,11 +88,15 @@ def vote(ctx: Context, action: act.Veto) -> None:
     ctx.require_no_choice()
     if state.vetoed is not None:
         raise RulesError(
-            f"R{state.vetoed} was vetoed this turn, and a turn has one veto at most: the roll"
-            " made again stands"
+            f"{state.roll_ref(state.vetoed)} was vetoed this turn, and a turn has one veto at"
+            " most: the roll made again stands"
         )
     if state.veto_item is None or (action.item is not None and action.item != state.veto_item):
-        which = f"the vote on R{action.item} is closed" if action.item is not None else None
+        which = (
+            f"the vote on {state.roll_ref(action.item)} is closed"
+            if action.item is not None
+            else None
+        )
         raise RulesError(
             f"{which or 'there is no result to veto'}: a result can be vetoed from when it is"
             " shown until the next action"
@@ -102,7 +106,7 @@ def vote(ctx: Context, action: act.Veto) -> None:
         raise RulesError("a chaos card is dealt, not rolled: the veto is for rolls on lists")
     voter = ctx.player(action.actor)
     if voter.id in state.votes:
-        raise RulesError(f"{voter.name} has voted to veto R{item.id} already")
+        raise RulesError(f"{voter.name} has voted to veto {state.roll_ref(item.id)} already")
     need = needed(state)
     others = [p for p in at_the_table(state) if p.id != item.player]
     if len(others) < need:
@@ -128,5 +132,7 @@ def vote(ctx: Context, action: act.Veto) -> None:
     assert item.table is not None  # a roll open to a vote has its list and its purpose
     assert item.purpose is not None
     again = resolver_for(ctx, item.player, item.purpose, ctx.dice("veto")).roll(item.table)
+    # The log names the roll by its id, as it always did (a replay must write the same):
+    # the renderers read it as players count (bot.render.names, Names.reason).
     again.steps[0].roll["reason"] = f"rolled again: R{item.id} was vetoed"
     record(ctx, again, kind="roll", purpose=item.purpose)

@@ -228,9 +228,9 @@ def _roll(
             slot = f"roll {roll['slot']}: " if roll["slot"] else ""
             line = f"{prefix}{head}{slot}{rolled} {roll['entry']['name']}"
     if roll["ignored"]:
-        return [f"{line}  ✗ ignored: {roll['reason']}"]
+        return [f"{line}  ✗ ignored: {names.reason(roll['reason'] or '')}"]
     if roll["reason"]:
-        line += f" ({roll['reason']})"
+        line += f" ({names.reason(roll['reason'])})"
     lines = [line]
     for note in house_notes(roll):
         lines += wrap(note, indent, width)

@@ -6,13 +6,15 @@ module, effects and cards in the middle were written ``#2`` too, and "→ #17 Qu
 
 - an effect in play (a lasting effect, a world enchantment, the Global) is ``E2``;
 - a card in the middle is ``M1``;
-- a roll, counter or fork on this turn's stack is ``R12`` ("plays a CounterRoll on R12 Fog").
+- a roll, counter or fork on this turn's stack is ``R2`` ("plays a CounterRoll on R2 Fog").
 
 One letter and the number: short to type, the same in a terminal and on Discord (no markdown
 meaning), and never a die's reading. Effects and middle cards are numbered as people count
 them, E1, E2, … and M1, M2, … in the order they came into the game (``number`` on an
 ActiveEffect or MiddleCard; by id, GameState.effect_numbers and middle_numbers), not by the
-engine's ids, which rolls and stack items share. A command that takes one still accepts the old
+engine's ids, which rolls and stack items share; and so are the rolls, counters and forks that
+went on a game's stack, R1, R2, … (GameState.roll_numbers). A command that takes one still
+accepts the old
 ``#2`` and a bare ``2``, so nobody's habit breaks.
 """
 
@@ -35,9 +37,10 @@ def middle_ref(number: int) -> str:
     return f"{MIDDLE}{number}"
 
 
-def roll_ref(item_id: int) -> str:
-    """``R12``: how a roll, counter or fork on the stack is written where players read it."""
-    return f"{ROLL}{item_id}"
+def roll_ref(number: int) -> str:
+    """``R2``: how a roll, counter or fork on the stack is written where players read it, by
+    its number."""
+    return f"{ROLL}{number}"
 
 
 _REF = re.compile(r"\s*(?:([A-Za-z])\s*|#\s*)?([0-9]{1,9})\s*")

@@ -38,6 +38,10 @@ class Names:
     # How players count effects and middle cards (E1, M1) by id: the game state's numbers.
     effect_numbers: Mapping[int, int] = field(default_factory=dict)
     middle_numbers: Mapping[int, int] = field(default_factory=dict)
+    # How players count rolls on the stack (R1) by stack item: the game state's numbers; and
+    # the stack item each roll of the log was made in (a roll inside a multi-roll: its first).
+    roll_numbers: Mapping[int, int] = field(default_factory=dict)
+    roots: Mapping[int, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, game: Game) -> Names:
@@ -112,10 +116,35 @@ class Names:
         return _labelled(middle_ref(number) if number else "", name)
 
     def item(self, item_id: int | None) -> str:
+        """``R2 Fog``: a roll, counter or fork on the stack by its number and name. One an undo
+        took back has no number any more (the next roll takes it): it is named without one."""
         if item_id is None:
             return "nothing"
-        name = self.items.get(item_id)
-        return f"{roll_ref(item_id)} {name}" if name else roll_ref(item_id)
+        number = self.roll_numbers.get(item_id)
+        return _labelled(roll_ref(number) if number else "", self.items.get(item_id, "")) or (
+            "a roll"
+        )
+
+    def reason(self, why: str) -> str:
+        """Why a roll was made, as its roll event says, with the roll it names written as
+        players count (R2). The log names that roll by the engine's id, as it always did, so
+        that a replay writes the same text: "offered by Portal, roll 14" (the roll whose result
+        offered it, read as the roll on the stack it was made in), "copy of roll 14 (RollFork)"
+        and "rolled again: R14 was vetoed"."""
+        offered, cut, roll = why.rpartition(", roll ")
+        if cut and offered.startswith("offered by ") and roll.isdigit():
+            return f"{offered}, {self._rolled_in(int(roll))}"
+        copied = why.removeprefix("copy of roll ").removesuffix(" (RollFork)")
+        if copied != why and copied.isdigit():
+            return f"copy of {self._rolled_in(int(copied))} (RollFork)"
+        vetoed = why.removeprefix("rolled again: R").removesuffix(" was vetoed")
+        if vetoed != why and vetoed.isdigit():
+            return f"rolled again: {self._rolled_in(int(vetoed))} was vetoed"
+        return why
+
+    def _rolled_in(self, roll_id: int) -> str:
+        number = self.roll_numbers.get(self.roots.get(roll_id, roll_id))
+        return roll_ref(number) if number else "an earlier roll"
 
     def dice(self, roll: Roll) -> str:
         """``d20×d10 [13, 4] = 134``: the dice, their faces as rolled, and the number read."""
@@ -157,6 +186,7 @@ class _Collector:
         self.offers: dict[int, tuple[str, ...]] = {}
         self.offered_by: dict[int, tuple[str, ...]] = {}
         self.first_rolls: dict[str, int] = {}
+        self.roots: dict[int, int] = {}
 
     def feed(self, events: Iterable[Event]) -> None:
         players, items = self.players, self.items
@@ -172,6 +202,9 @@ class _Collector:
                     self.middle[event["card"]] = event["name"]
                 case "roll":
                     items.setdefault(event["id"], event["entry"]["name"])
+                    parent = event["parent"]
+                    root = self.roots.get(parent, parent) if parent is not None else None
+                    self.roots.setdefault(event["id"], event["id"] if root is None else root)
                     if not event["ignored"]:
                         self.first_rolls.setdefault(event["table"], event["id"])
                 case "stack" if event["kind"] in _TOKEN_PLAYS:
@@ -205,6 +238,8 @@ class _Collector:
             dict(self.first_rolls),
             state.effect_numbers if state is not None else {},
             state.middle_numbers if state is not None else {},
+            state.roll_numbers if state is not None else {},
+            dict(self.roots),
         )
 
 

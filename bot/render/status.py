@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.engine.fairness import named
 from bot.engine.model import ChaosSource, Lasts, Ruleset, SpitePolicy, ZonePolicy
-from bot.engine.offers import awaited, held_away, waits_for
+from bot.engine.offered import awaited, held_away, waits_for
 from bot.engine.state import ActiveEffect, GameState, PendingOffer, Phase, Player, Status
 from bot.engine.turns import nobody_can_play
 from bot.render.ids import effect_ref, middle_ref
@@ -52,10 +52,10 @@ def offer_lines(state: GameState, names: Names) -> list[str]:
             f" ({names.player(o.player)} is away: it waits for them until the turn ends)"
             if held_away(state, o) and not awaited(state, o)
             else f" ({names.player(o.player)} is away: the host or a referee may decline it"
-            f" with `chaos decline {o.tables[0]}`; R{_waiting(state, o)}'s next roll waits)"
+            f" with `chaos decline {o.tables[0]}`; {_waiting(state, o)}'s next roll waits)"
             if held_away(state, o)
             else f" (`chaos roll {o.tables[0]}`, or `chaos decline {o.tables[0]}`:"
-            f" R{_waiting(state, o)}'s next roll waits for it)"
+            f" {_waiting(state, o)}'s next roll waits for it)"
             if awaited(state, o)
             else f" (`chaos roll {o.tables[0]}`)"
         )
@@ -63,9 +63,9 @@ def offer_lines(state: GameState, names: Names) -> list[str]:
     ]
 
 
-def _waiting(state: GameState, offer: PendingOffer) -> int:
-    """The stack item of the newest multi-roll that waits for `offer`."""
-    return next(p.item for p in reversed(state.paused) if waits_for(p, offer))
+def _waiting(state: GameState, offer: PendingOffer) -> str:
+    """The newest multi-roll that waits for `offer`, as players read it (R2)."""
+    return state.roll_ref(next(p.item for p in reversed(state.paused) if waits_for(p, offer)))
 
 
 def house_lines(state: GameState) -> list[str]:

@@ -39,6 +39,7 @@ def ballot_lines(state: GameState, ruleset: Ruleset, names: Names) -> list[str]:
     table = ruleset.tables.get(item.table or "")
     entry = next((e.name for e in table.entries if e.id == item.entry), "") if table else ""
     return [
-        f"Veto R{item.id} {entry}? {len(open_vote.votes)} of {open_vote.needed} votes{voted}"
+        f"Veto {state.roll_ref(item.id)} {entry}? {len(open_vote.votes)} of"
+        f" {open_vote.needed} votes{voted}"
         " (`chaos veto`, until the next action)."
     ]

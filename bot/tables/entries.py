@@ -333,14 +333,12 @@ def multi_roll(
         return None
     before = len(ck.problems)
     ck.keys(raw, path, ROLL_KEYS, (), "a multi-roll")
+    _other_keys(ck, raw, path)
     if "random" in raw:
         return _random(ck, raw, path, table_id, refs, before)
     if "chaos" in raw:
         return _chaos(ck, raw, path, table_id, refs, before)
     if "each" in raw:
-        for key in ("times", "list", "keep"):
-            if key in raw:
-                ck.add((*path, key), "each rolls once on every list it names: drop this key")
         lists = ck.ids(raw["each"], (*path, "each"), "lists")
         if not lists and raw["each"] == []:
             ck.add((*path, "each"), "name at least one list to roll on")
@@ -371,6 +369,25 @@ def multi_roll(
     return MultiRoll(mode, times, tables)
 
 
+# The kinds of multi-roll, in the order a mapping is read as one, each with the keys it takes
+# and what it does, for the refusal of a key it doesn't take.
+_MULTI_KINDS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("random", ("random",), "random rolls once on one of the lists it names"),
+    ("chaos", ("chaos", "starting"), "chaos rolls chaos the number of times it says"),
+    ("each", ("each",), "each rolls once on every list it names"),
+    ("times", ("times", "list", "keep"), "times rolls that many times"),
+)
+
+
+def _other_keys(ck: Checker, raw: dict[str, object], path: KeyPath) -> None:
+    """A key the multi-roll's kind doesn't take is a problem, never quietly left unread: the
+    kind is the first of :data:`_MULTI_KINDS` whose key is there (none: times, which says so)."""
+    _, takes, does = next((kind for kind in _MULTI_KINDS if kind[0] in raw), _MULTI_KINDS[-1])
+    for key in ROLL_KEYS:
+        if key in raw and key not in takes:
+            ck.add((*path, key), f"{does}: drop this key")
+
+
 def _random(
     ck: Checker,
     raw: dict[str, object],
@@ -380,9 +397,6 @@ def _random(
     before: int,
 ) -> MultiRoll | None:
     """``{random: [a, b, c]}``: one roll on one of 2 to MAX_OFFERS lists, picked by a die."""
-    for key in ("times", "list", "keep", "each"):
-        if key in raw:
-            ck.add((*path, key), "random rolls once on one of the lists it names: drop this key")
     lists = ck.ids(raw["random"], (*path, "random"), "lists")
     names = [t for t, _ in lists]
     if len(ck.problems) == before and not 2 <= len(names) <= MAX_OFFERS:
@@ -404,9 +418,6 @@ def _chaos(
     before: int,
 ) -> MultiRoll | None:
     """``{chaos: N}``: roll chaos N times; ``starting: LIST`` makes the first roll there."""
-    for key in ("times", "list", "keep", "each"):
-        if key in raw:
-            ck.add((*path, key), "chaos rolls chaos the number of times it says: drop this key")
     times = roll_times(ck, raw["chaos"], (*path, "chaos"))
     tables: tuple[str, ...] = ()
     if "starting" in raw:

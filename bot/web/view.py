@@ -206,7 +206,7 @@ def _roll(roll: Roll, names: Names) -> JSON:
         "text": roll["text"],
         "inline": inline_lines(roll, names),  # each named by what it was for
         "ignored": roll["ignored"],
-        "reason": roll["reason"],
+        "reason": names.reason(roll["reason"]) if roll["reason"] else roll["reason"],
         # A result that names a real card shows its picture (Scryfall's, fetched by the
         # browser; see bot.render.cards).
         "card": card,

@@ -228,8 +228,8 @@ def test_a_counterroll_is_granted_played_and_told() -> None:
     lines = act(game, Counter(actor=holder["player"])).splitlines()
     assert lines[:3] == [
         f"− {who} spends a CounterRoll.",
-        f"{who} plays a CounterRoll on R{target.id} {name}.",
-        f"R{target.id} {name} is countered.",
+        f"{who} plays a CounterRoll on {game.state.roll_ref(target.id)} {name}.",
+        f"{game.state.roll_ref(target.id)} {name} is countered.",
     ]
 
 
@@ -420,10 +420,13 @@ def test_a_counter_of_a_counter_says_whose_counter_it_was() -> None:
     countered = game.act(Counter(actor="bob"))
     bobs = next(e["item"] for e in countered if e["type"] == "stack")
     text = act(game, Counter(actor="ann"))
+    # Rolls and counters are numbered as they go on the stack, whatever their ids.
+    first = game.state.roll_numbers[fog]
+    assert game.state.roll_numbers[bobs] == first + 1
     assert text.splitlines()[1:4] == [
-        f"Ann plays a CounterRoll on R{bobs} (Bob's CounterRoll).",
-        f"R{bobs} (Bob's CounterRoll) is countered.",
-        f"R{fog} Fog stands again.",
+        f"Ann plays a CounterRoll on R{first + 1} (Bob's CounterRoll).",
+        f"R{first + 1} (Bob's CounterRoll) is countered.",
+        f"R{first} Fog stands again.",
     ]
 
 

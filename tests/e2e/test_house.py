@@ -149,7 +149,7 @@ async def test_a_veto_vote_with_buttons_through_discord(
         assert labels(rolled) == ["Next turn", "Veto (0/2)"]
         result = _holding(t, "Graveyard Bonfire", "Veto (0/2)")
         board = await board_of(t)
-        assert "Veto R3 Graveyard Bonfire? 0 of 2 votes" in text_of(board)
+        assert "Veto R2 Graveyard Bonfire? 0 of 2 votes" in text_of(board)
         assert "Veto (0/2)" in labels(board)
 
         # Who may vote, from both sides: not the roller, nor a member without a seat.
@@ -158,21 +158,21 @@ async def test_a_veto_vote_with_buttons_through_discord(
         refused(await t.press("Veto (0/2)", user=outsider, message=result), "only its players")
         first = await t.press("Veto (0/2)", user=fake.player, message=result)
         assert not is_ephemeral(first)
-        assert "votes to veto R3 Graveyard Bonfire (1 of 2 votes)" in text_of(first)
+        assert "votes to veto R2 Graveyard Bonfire (1 of 2 votes)" in text_of(first)
         assert labels(first) == ["Next turn", "Veto (1/2)"]
-        refused(await t.press("Veto (1/2)", user=fake.player), "has voted to veto R3 already")
+        refused(await t.press("Veto (1/2)", user=fake.player), "has voted to veto R2 already")
         board = await board_of(t)
         assert "Veto (1/2)" in labels(board)
 
         # The button on the result itself still counts, though the game moved on since.
         second = await t.press("Veto (0/2)", user=guest, message=result)
         said = text_of(second)
-        assert "R3 Graveyard Bonfire is vetoed by" in said
+        assert "R2 Graveyard Bonfire is vetoed by" in said
         # Announced as the veto, titled with what the roll made again came to.
         [embed] = second["data"]["embeds"]
-        assert embed["author"]["name"] == "R3 Graveyard Bonfire is vetoed — owner rolls again"
+        assert embed["author"]["name"] == "R2 Graveyard Bonfire is vetoed — owner rolls again"
         assert embed["title"] == "Someone You Know → Your playgroup's comeback kid"
-        assert "= 18 → #18 (rolled again: R3 was vetoed)" in said
+        assert "= 18 → #18 (rolled again: R2 was vetoed)" in said
         assert labels(second) == ["Next turn"]  # one veto a turn: no more Veto button
         board = await board_of(t)
         assert not [label for label in labels(board) if label.startswith("Veto")]
@@ -180,7 +180,7 @@ async def test_a_veto_vote_with_buttons_through_discord(
         [vetoed] = [e for e in game.events if e["type"] == "vetoed"]
         assert vetoed["voters"] == [str(fake.player["id"]), str(guest["id"])]
         late = await t.press("Veto (1/2)", user=guest)
-        refused(late, "R3 was vetoed this turn")
+        refused(late, "R2 was vetoed this turn")
 
         # After the next action the vote is closed, with a sentence.
         await t.slash("turn next", user=fake.owner)

@@ -318,6 +318,7 @@ async def test_a_spreadsheet_is_read_stored_as_our_yaml_and_played(
         assert "**house** (`house`): a list of 3 entries (d6), stored as revision 1" in text
         assert "Read as CSV: house (house), 3 entries, dice d6." in text
         assert "line 4: rolls 2 times on this list ('Roll twice.')" in text
+        assert "/table export table:house gives it as our YAML." in text  # as the console says
         ((table_id, revision, stored_text),) = await stored(t)
         assert (table_id, revision) == ("house", 1)
         assert stored_text.startswith("schema: 1\nkind: table\nid: house\n")

@@ -39,13 +39,16 @@ async def test_counter_spends_a_counterroll_on_the_latest_roll(fake_discord, tmp
         assert "owner gets a CounterRoll" in text_of(got)
         await t.slash("turn next", user=owner)
         await t.press("Roll chaos", user=player)
-        target = (await t.current()).game.state.live_item()
+        before = (await t.current()).game.state
+        target = before.live_item()
+        ref = before.roll_ref(target.id)
+        assert ref == "R3"  # the start roll, owner's roll, then this one: as people count
 
         body = await t.slash("chaos counter", user=owner)
 
         assert not is_ephemeral(body)
-        assert f"owner plays a CounterRoll on R{target.id}" in text_of(body)
-        assert f"R{target.id} {target_name(target)} is countered" in text_of(body)
+        assert f"owner plays a CounterRoll on {ref}" in text_of(body)
+        assert f"{ref} {target_name(target)} is countered" in text_of(body)
         state = (await t.current()).game.state
         assert state.players[owner["id"]].tokens["counter_roll"] == 0
         assert not state.item(target.id).live
@@ -74,7 +77,8 @@ async def test_fork_copies_the_latest_roll_for_the_forker(fake_discord, tmp_path
 
         body = await t.slash("chaos fork", user=owner)
 
-        assert f"owner copies R{target.id} {target_name(target)} with a RollFork" in text_of(body)
+        ref = state.roll_ref(target.id)
+        assert f"owner copies {ref} {target_name(target)} with a RollFork" in text_of(body)
         game = (await t.current()).game
         forks = [i for i in game.state.stack if i.kind == "fork"]
         assert [(f.target, f.player, f.entry) for f in forks] == [

@@ -196,3 +196,62 @@ def test_a_vetoed_new_global_gives_back_the_old_one_and_hands_its_number_on() ->
     assert Game.replay(game.ruleset, game.actions).state.effect_numbers == (
         game.state.effect_numbers
     )
+
+
+def test_rolls_on_the_stack_are_numbered_as_people_count_whatever_their_ids() -> None:
+    """R1, R2, … in the order rolls, counters and forks go on the stack, across turns: the
+    engine's ids jump (effects, offers and the rolls inside a multi-roll take ids too)."""
+    game = new_game()
+    stacked = []
+    for table in ("removed", "world", "permanent"):
+        start_effect(game, table)  # each leaves an effect, which takes an id too
+        stacked.append(game.state.stack[-1].id)
+    assert stacked != [1, 2, 3]
+    assert [game.state.roll_numbers[i] for i in stacked] == [1, 2, 3]
+    assert [game.state.roll_ref(i) for i in stacked] == ["R1", "R2", "R3"]
+    # Folded from the log like the effects' numbers: no event carries them.
+    assert fold(game.events).roll_numbers == game.state.roll_numbers
+    assert Game.replay(game.ruleset, game.actions).events == game.events
+
+
+def test_the_refusal_of_a_second_roll_names_the_first_by_its_number() -> None:
+    game = tiny_game(RULES, players=("ann", "bob"))
+    turn = game.act(RollChaos(actor="ann"))
+    [item] = [e["item"] for e in turn if e["type"] == "stack"]
+    number = game.state.roll_numbers[item]
+    assert number == len(game.state.roll_numbers)  # the newest roll of the game
+    with pytest.raises(RulesError, match=rf"already made this turn's chaos roll \(R{number}:"):
+        game.act(RollChaos(actor="ann"))
+
+
+def test_an_undone_roll_leaves_its_number_to_the_next() -> None:
+    game = new_game()
+    start_effect(game, "removed")
+    start_effect(game, "world")
+    game.act(Undo(actor="ann"))
+    start_effect(game, "permanent")
+    assert sorted(game.state.roll_numbers.values()) == [1, 2]
+    lines = render_lines(game.events, Names.of(game))
+    assert not [line for line in lines if "R3" in line]
+    assert fold(game.events).roll_numbers == game.state.roll_numbers
+
+
+@pytest.mark.parametrize(
+    ("logged", "shown"),
+    [
+        # The roll that offered it was the second of a multi-roll (id 15) on the stack as R2.
+        ("offered by Portal, roll 15", "offered by Portal, R2"),
+        ("copy of roll 14 (RollFork)", "copy of R2 (RollFork)"),
+        ("rolled again: R14 was vetoed", "rolled again: R2 was vetoed"),
+        ("offered by Portal, roll 99", "offered by Portal, an earlier roll"),  # undone since
+        ("spite roll: only a result that gains life counts", None),
+        ("offered by a roll 2, roll of dice", None),
+    ],
+)
+def test_a_reason_logged_with_a_rolls_id_is_shown_with_its_number(
+    logged: str, shown: str | None
+) -> None:
+    """The log keeps the engine's ids in these reasons, as it always wrote them (a replay
+    writes the same text), and the renderers show the number instead."""
+    names = Names(roll_numbers={14: 2}, roots={14: 14, 15: 14})
+    assert names.reason(logged) == (shown or logged)

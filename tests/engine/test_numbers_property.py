@@ -116,7 +116,7 @@ def in_order(events: list[Event], kind: str, key: str) -> list[int]:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(moves=st.lists(_numbered_moves(), min_size=10, max_size=70), seed=st.integers(0, 2**16))
-def test_effects_and_middle_cards_are_numbered_as_people_count(
+def test_effects_middle_cards_and_rolls_are_numbered_as_people_count(
     moves: list[Action | list[Action]], seed: int
 ) -> None:
     host, *others = PLAYERS
@@ -149,6 +149,14 @@ def test_effects_and_middle_cards_are_numbered_as_people_count(
     lines = render_lines(kept, Names.of(game))
     assert_counted(shown(lines, "E"))
     assert_counted(shown(lines, "M"))
+    # Rolls, counters and forks: R1, R2, … in the order they went on the stack, and every R
+    # shown is one of them (never an engine id).
+    items = in_order(kept, "stack", "item")
+    assert [state.roll_numbers[i] for i in items] == list(range(1, len(items) + 1))
+    assert set(state.roll_numbers) == set(items)
+    refs = {int(n) for line in lines for n in re.findall(r"\bR([0-9]+)\b", line)}
+    assert refs <= set(range(1, len(items) + 1)), refs
     for again in (fold(game.events), Game.replay(game.ruleset, game.actions).state):
         assert again.effect_numbers == state.effect_numbers
         assert again.middle_numbers == state.middle_numbers
+        assert again.roll_numbers == state.roll_numbers

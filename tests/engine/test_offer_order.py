@@ -50,7 +50,7 @@ from bot.engine import (
 )
 from bot.engine.entries import Offer
 from bot.engine.events import FIELDS, Event
-from bot.engine.offers import waits_for
+from bot.engine.offered import waits_for
 from bot.engine.state import Phase, Status
 from bot.tables import find_ruleset
 from tests.engine.rulesets import entry, plain, table

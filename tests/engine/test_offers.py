@@ -13,6 +13,7 @@ from bot.engine import (
     ChaosError,
     Choose,
     Counter,
+    Decline,
     Game,
     Kind,
     NextTurn,
@@ -27,7 +28,7 @@ from bot.engine import (
     StartRoll,
     Token,
 )
-from bot.engine.offers import offered_to
+from bot.engine.offered import offered_to
 from tests.engine.tiny import as_dicts, assert_consistent, entry, fixed, new_game, of_type, ruleset
 
 PORTAL = entry(
@@ -278,3 +279,55 @@ def test_the_host_may_name_the_killer_for_the_player_out_and_others_may_not() ->
         game.act(Choose(actor="cy", option="Cy"))  # a suspect doesn't get to say
     game.act(Choose(actor="ann", option="Ann"))  # the host answers for the player out
     assert pending(game) == [("ann", ("vortex",))]
+
+
+def two_offers_on_the_vortex() -> Game:
+    """Ann's turn: Bob is out and names Cy his killer (Cy's roll on the Vortex, the older
+    offer), then Ann's own chaos roll offers her the Vortex too."""
+    game = killer_game(("ann", "bob", "cy", "dee"))
+    game.act(Choose(actor="bob", option="Cy"))
+    game.act(RollChaos(actor="ann"))  # Portal
+    assert [who for who, lists in pending(game) if lists == ("vortex",)] == ["cy", "ann"]
+    return game
+
+
+def test_an_official_offered_the_list_too_takes_their_own_offer_not_anothers() -> None:
+    """The host rolling on the Vortex she was offered rolls for herself: the older offer is
+    Cy's, to take or pass up, and taking it would decide that for Cy."""
+    game = two_offers_on_the_vortex()
+    events = game.act(RollChaos(actor="ann", table="vortex"))
+
+    [roll] = of_type(events, "roll")
+    assert roll["player"] == "ann"
+    assert [who for who, lists in pending(game) if lists == ("vortex",)] == ["cy"]
+    # With no offer of her own left there, the host may still take Cy's for Cy.
+    events = game.act(RollChaos(actor="ann", table="vortex"))
+    [roll] = of_type(events, "roll")
+    assert roll["player"] == "cy"
+
+
+def test_an_official_declines_their_own_offer_when_offered_the_list_too() -> None:
+    game = two_offers_on_the_vortex()
+    game.act(Decline(actor="ann", table="vortex"))
+    assert [who for who, lists in pending(game) if lists == ("vortex",)] == ["cy"]
+
+
+def test_another_players_offer_doesnt_take_the_active_players_turn_power_away() -> None:
+    """With the turn powers, the active player may roll on any list: another player's open
+    offer on it stays theirs, and the roll is a roll on a named list, not a refusal."""
+    game = new_game(
+        killer_game(("ann", "bob", "cy", "dee")).ruleset, players=("ann", "bob", "cy", "dee")
+    )
+    game.act(NextTurn(actor="ann", override=True))  # Bob's turn
+    game.act(Spite(actor="cy"))
+    game.act(Choose(actor="cy", option="Dee"))
+    assert pending(game) == [("dee", ("vortex",))]
+
+    with pytest.raises(NotYourTurnError, match="only Dee, the host or a referee"):
+        game.act(RollChaos(actor="bob", table="vortex"))  # no turn powers: Dee's to take
+    events = game.act(RollChaos(actor="bob", table="vortex", turn_powers=True))
+
+    [roll] = of_type(events, "roll")
+    assert (roll["player"], roll["table"], roll["reason"]) == ("bob", "vortex", None)
+    assert not of_type(events, "offer_taken")
+    assert pending(game) == [("dee", ("vortex",))]

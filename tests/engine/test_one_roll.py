@@ -76,7 +76,7 @@ def test_a_second_turn_roll_is_refused_naming_the_first() -> None:
         raise AssertionError("a second turn roll went through")
     roll = next(r for r in of_type(game.events, "roll") if r["id"] == first["item"])
     assert message.startswith(
-        f"Ann already made this turn's chaos roll (R{first['item']}: {roll['result']} on A,"
+        f"Ann already made this turn's chaos roll (R2: {roll['result']} on A,"
         f" {roll['entry']['name']}): one chaos roll a turn."
     )
     assert "chaos roll extra" in message

@@ -55,7 +55,8 @@ from bot.render.names import Names
 from bot.tables import find_ruleset
 from tests.engine.tiny import entry, faces, fixed, ruleset, times
 
-NAMES = Names({"ann": "Ann", "bob": "Bob", "cy": "Cy"})
+# Stack item 3 is the game's second roll, R2, as players count (GameState.roll_numbers).
+NAMES = Names({"ann": "Ann", "bob": "Bob", "cy": "Cy"}, roll_numbers={3: 2})
 # A value for every field an action may have, as a player would give it.
 SAMPLE: dict[str, Any] = {
     "player_name": "Bob",
@@ -127,7 +128,7 @@ def turn_started(turn: int, player: str, extra: bool = False) -> Event:
         (
             {"name": "chaos veto", "actor": "bob"},
             [{"type": "veto_vote", "item": 3, "player": "bob", "votes": 1, "needed": 2}],
-            "Bob votes to veto R3 (1 of 2)",
+            "Bob votes to veto R2 (1 of 2)",
         ),
         (
             {"name": "chaos veto", "actor": "cy"},
@@ -136,7 +137,7 @@ def turn_started(turn: int, player: str, extra: bool = False) -> Event:
                 {"type": "vetoed", "item": 3, "voters": ["bob", "cy"]},
                 {"type": "roll", "id": 5, "parent": None, "player": "ann"},
             ],
-            "R3 is vetoed — Ann rolls again",
+            "R2 is vetoed — Ann rolls again",
         ),
     ],
 )

@@ -15,7 +15,7 @@ from bot.engine import Begin, Choose, Decline, Game, Join, NextTurn, RollChaos
 from bot.engine.errors import TableError
 from bot.engine.events import Event
 from bot.engine.model import ChaosSource, Nesting, SpitePolicy, StartRoll, ZonePolicy
-from bot.engine.offers import in_turn
+from bot.engine.offered import in_turn
 from bot.tables import load_folder, load_ruleset
 from bot.tables.dealpete import Conversion, convert_dealpete, write_conversion
 from tests.tables.dealpete_samples import deal_list, dump, real_shaped

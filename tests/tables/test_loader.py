@@ -312,6 +312,12 @@ def test_times_in_words_is_refused_with_the_documented_message(tmp_path: Path) -
         (["roll: {random: [t]}"], "entries[0].roll.random", "name 2 to 10 lists"),
         (["roll: {random: [t, t]}"], "entries[0].roll.random", "name each list once"),
         (["roll: {random: [t, u], times: 2}"], "entries[0].roll.times", "drop this key"),
+        # A key another kind of multi-roll takes is refused, never quietly left unread.
+        (["roll: {random: [t, u], chaos: 2}"], "entries[0].roll.chaos", "drop this key"),
+        (["roll: {chaos: 2, each: [t]}"], "entries[0].roll.each", "drop this key"),
+        (["roll: {times: 2, starting: t}"], "entries[0].roll.starting", "drop this key"),
+        (["roll: {each: [t], starting: t}"], "entries[0].roll.starting", "drop this key"),
+        (["roll: {random: [t, u], starting: t}"], "entries[0].roll.starting", "drop this key"),
         (["card: Fireball", "link: t"], "entries[0].link", "does one thing at most"),
         (["x: 1d6"], "entries[0].x", "needs card: NAME"),
         (["count: 2"], "entries[0].count", "needs token"),

@@ -48,7 +48,7 @@ from bot.engine import (
 )
 from bot.engine.house import HouseRules
 from bot.engine.model import Ruleset
-from bot.engine.offers import in_turn
+from bot.engine.offered import in_turn
 from bot.engine.state import Phase, Status
 from bot.tables.registry import find_ruleset
 from bot.tables.snapshot import Snapshot, take_snapshot

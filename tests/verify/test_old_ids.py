@@ -42,6 +42,9 @@ def test_an_old_log_is_numbered_as_people_count() -> None:
         2: "Shock",
         3: "Giant Growth",
     }
+    # Its rolls on the stack too, R1 to R8, whatever their ids.
+    assert list(state.roll_numbers.values()) == list(range(1, 9))
+    assert sorted(state.roll_numbers) == list(state.roll_numbers)
 
 
 def test_an_old_log_reads_with_the_new_numbers() -> None:
