@@ -245,7 +245,9 @@ async def test_every_drawn_button_is_rebuilt_by_the_registered_item_it_matches(
         ]
         assert len(matching) == 1, button
         ((item, match),) = matching
-        pressed = discord.ui.Button(label=button["label"], custom_id=button["custom_id"])
+        pressed: discord.ui.Button[Any] = discord.ui.Button(
+            label=button["label"], custom_id=button["custom_id"]
+        )
         rebuilt = await item.from_custom_id(cast(Any, None), pressed, match)
         assert isinstance(rebuilt, GameButton | VetoButton)
         assert rebuilt.step == step
