@@ -6,6 +6,7 @@ the names once from a game's log and ruleset, so each event can be written in pl
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -50,16 +51,19 @@ class Names:
         from the log it copied, when that is a beginning of its own log.
         """
         events = game.events
-        collector = _COLLECTED.get(game)
-        if collector is None or not collector.begins(events):
-            collector = _LINEAGE.get(id(events[0])) if events else None
+        # A live page may be drawn on a thread (bot.web.server) from a copy whose collector
+        # the event loop feeds for the game itself: one at a time.
+        with _LOCK:
+            collector = _COLLECTED.get(game)
             if collector is None or not collector.begins(events):
-                collector = _Collector()
-        collector.feed_log(events)
-        _COLLECTED[game] = collector
-        if events:
-            _LINEAGE[id(events[0])] = collector
-        return collector.names(game.ruleset, game.state)
+                collector = _LINEAGE.get(id(events[0])) if events else None
+                if collector is None or not collector.begins(events):
+                    collector = _Collector()
+            collector.feed_log(events)
+            _COLLECTED[game] = collector
+            if events:
+                _LINEAGE[id(events[0])] = collector
+            return collector.names(game.ruleset, game.state)
 
     @classmethod
     def collect(
@@ -236,3 +240,4 @@ class _Collector:
 # game's lineage, by its first event (copies of a game share their events): a copy's start.
 _COLLECTED: weakref.WeakKeyDictionary[Game, _Collector] = weakref.WeakKeyDictionary()
 _LINEAGE: weakref.WeakValueDictionary[int, _Collector] = weakref.WeakValueDictionary()
+_LOCK = threading.Lock()
