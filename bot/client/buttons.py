@@ -183,14 +183,38 @@ def _label(name: str) -> str:
 
 
 def steps_view(game_id: int, game: Game) -> discord.ui.View:
-    """The buttons for what the game expects next (none once it is over)."""
-    view = discord.ui.View(timeout=None)
+    """The buttons for what the game expects next (none once it is over).
+
+    Drawn straight as Discord's component payload, the same one a view of
+    :class:`GameButton` and :class:`VetoButton` draws, without building those items: an
+    answer is drawn for every action, and presses never need them here, since discord.py
+    rebuilds the item from the id of the button pressed (the classes are registered with
+    the bot, ``ChaosBot.add_dynamic_items``)."""
+    buttons = []
     for step in next_steps(game.state, game.ruleset)[:25]:
         if step.kind is StepKind.VETO:
-            view.add_item(VetoButton(step, game_id))
+            id_ = f"{PREFIX}:veto:{game_id}:{step.option}"
         else:
-            view.add_item(GameButton(step, game_id, game.seq))
-    return _drawn(view)
+            id_ = custom_id(step.kind, game_id, game.seq, step.option)
+        style = _STYLES.get(step.kind, discord.ButtonStyle.secondary).value
+        buttons.append(
+            {"type": 2, "style": style, "disabled": False, "label": step.label, "custom_id": id_}
+        )
+    return DrawnView(
+        [{"type": 1, "components": buttons[n : n + 5]} for n in range(0, len(buttons), 5)]
+    )
+
+
+class DrawnView(discord.ui.View):
+    """A view that is only its component payload, drawn beforehand: no items, so discord.py
+    keeps nothing for its message, and a press reaches the dynamic item its id matches."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
 
 
 def menu_view(game_id: int, game: Game) -> discord.ui.View:

@@ -6,7 +6,8 @@ further actions only mark it dirty; one more refresh follows with the latest sta
 choice and the next turn pressed in quick succession cost one edit, not three: Discord
 rate-limits edits per channel, and every edit costs the bot some work. While players are being
 answered, boards wait for them (at most MAX_LAG seconds). A board shows the newest version of
-its game that was published (:mod:`bot.reading`), never one whose save is still under way. If
+its game that was published (:mod:`bot.reading`), never one whose save is still under way. A
+redraw that would send what this process last sent to the same message sends nothing. If
 the message is gone (deleted by someone), a new board is posted and remembered in the
 database, so a restarted bot keeps editing the same message.
 """
@@ -15,11 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.client.board import board_embed
 from bot.client.buttons import steps_view
@@ -53,6 +57,9 @@ class BoardKeeper:
         self.delay = delay
         self._latest: dict[str, _Latest] = {}
         self._running: dict[str, asyncio.Task[None]] = {}
+        # What each scope's board message shows, as far as this process knows: the message's
+        # id and a digest of the payload last sent to it.
+        self._shown: dict[str, tuple[str, bytes]] = {}
         self._expected = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -97,6 +104,7 @@ class BoardKeeper:
         scopes = {s for s in (*self._latest, *self._running) if s.startswith(prefix)}
         for scope in scopes:
             self._latest.pop(scope, None)
+            self._shown.pop(scope, None)
             task = self._running.get(scope)
             if task is not None:
                 task.cancel()  # its finally drops it from _running
@@ -151,16 +159,25 @@ class BoardKeeper:
                 break
             tried.add(board.message)
             embed, view = self.draw(latest.game_id, latest.game)
-            message = self.bot.get_partial_messageable(int(board.channel)).get_partial_message(
-                int(board.message)
-            )
-            try:
-                await message.edit(embed=embed, view=view, allowed_mentions=_NO_MENTIONS)
-                return
-            except discord.NotFound:
-                # Deleted by someone, or replaced by /game status meanwhile: in that case the
-                # record now names the new board, which is the one to edit.
-                log.info("the board of %s is gone", scope)
+            # PartialMessage.edit would build a Message from Discord's reply, which nothing
+            # here reads: a board's embed is the largest thing the bot sends. Its view is
+            # components only (steps_view): discord.py has nothing to keep for it.
+            with handle_message_parameters(
+                embed=embed, view=view, allowed_mentions=_NO_MENTIONS
+            ) as params:
+                shown = (board.message, _digest(params.payload))
+                if self._shown.get(scope) == shown:
+                    return  # the message shows this already: an edit would change nothing
+                self._shown.pop(scope, None)  # until the edit is known to have been made
+                try:
+                    await self.bot.http.edit_message(board.channel, board.message, params=params)
+                except discord.NotFound:
+                    # Deleted by someone, or replaced by /game status meanwhile: in that case
+                    # the record now names the new board, which is the one to edit.
+                    log.info("the board of %s is gone", scope)
+                    continue
+            self._shown[scope] = shown
+            return
         await self._post(scope, latest.channel, latest.game_id, latest.game)
 
     async def _post(self, scope: str, channel: int, game_id: int, game: Game) -> None:
@@ -173,3 +190,8 @@ class BoardKeeper:
     def draw(game_id: int, game: Game) -> tuple[discord.Embed, discord.ui.View]:
         """The board of a game: its embed, and the buttons for what comes next."""
         return board_embed(game, game_id), steps_view(game_id, game)
+
+
+def _digest(payload: dict[str, Any] | None) -> bytes:
+    """A short fingerprint of a message's payload (one is kept for every game's board)."""
+    return hashlib.blake2b(json.dumps(payload).encode(), digest_size=16).digest()

@@ -34,7 +34,8 @@ CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
 
 def can_send_first(view: discord.ui.View | None) -> bool:
     """Whether an answer with `view` needs nothing kept for its message: no view, or one of
-    dynamic items only."""
+    dynamic items only (or of no items at all, as :func:`~bot.client.buttons.steps_view`
+    draws)."""
     return view is None or all(
         isinstance(item, discord.ui.DynamicItem) for item in view.walk_children()
     )

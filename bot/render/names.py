@@ -6,6 +6,7 @@ the names once from a game's log and ruleset, so each event can be written in pl
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -49,16 +50,24 @@ class Names:
 
         A log only grows, and every answer and board of a game asks for its names again: so
         what was collected from a game's log is kept (as long as the game is) and only the
-        events logged since are read, instead of the whole log on every action.
+        events logged since are read, instead of the whole log on every action. A copy of the
+        game (:meth:`Game.copy`, as every published version is) starts from what was collected
+        from the log it copied, when that is a beginning of its own log.
         """
-        kept = _COLLECTED.get(game)
         events = game.events
-        if kept is None or kept[0] is not events or kept[1] > len(events):
-            kept = (events, 0, _Collector())
-        collector = kept[2]
-        collector.feed(events[kept[1] :])
-        _COLLECTED[game] = (events, len(events), collector)
-        return collector.names(game.ruleset, game.state)
+        # A live page may be drawn on a thread (bot.web.server) from a copy whose collector
+        # the event loop feeds for the game itself: one at a time.
+        with _LOCK:
+            collector = _COLLECTED.get(game)
+            if collector is None or not collector.begins(events):
+                collector = _LINEAGE.get(id(events[0])) if events else None
+                if collector is None or not collector.begins(events):
+                    collector = _Collector()
+            collector.feed_log(events)
+            _COLLECTED[game] = collector
+            if events:
+                _LINEAGE[id(events[0])] = collector
+            return collector.names(game.ruleset, game.state)
 
     @classmethod
     def collect(
@@ -187,6 +196,25 @@ class _Collector:
         self.offered_by: dict[int, tuple[str, ...]] = {}
         self.first_rolls: dict[str, int] = {}
         self.roots: dict[int, int] = {}
+        # The log read by feed_log: its first and last events read, and how many.
+        self.first: Event | None = None
+        self.last: Event | None = None
+        self.read = 0
+
+    def begins(self, events: list[Event]) -> bool:
+        """Whether the log read so far is the beginning of `events`: the same event objects
+        at its two ends (a log only grows; one that went another way after an undo or a
+        failed save has other events from there on)."""
+        read = self.read
+        return read == 0 or (
+            read <= len(events) and events[0] is self.first and events[read - 1] is self.last
+        )
+
+    def feed_log(self, events: list[Event]) -> None:
+        """Read the events of a log that :meth:`begins` with what was read so far."""
+        if len(events) > self.read:
+            self.feed(events[self.read :])
+            self.first, self.last, self.read = events[0], events[-1], len(events)
 
     def feed(self, events: Iterable[Event]) -> None:
         players, items = self.players, self.items
@@ -243,7 +271,8 @@ class _Collector:
         )
 
 
-# What Names.of has collected of each game's log: the log, how far it was read, the names.
-_COLLECTED: weakref.WeakKeyDictionary[Game, tuple[list[Event], int, _Collector]] = (
-    weakref.WeakKeyDictionary()
-)
+# What Names.of has collected of each game's log, by game; and the newest collector of each
+# game's lineage, by its first event (copies of a game share their events): a copy's start.
+_COLLECTED: weakref.WeakKeyDictionary[Game, _Collector] = weakref.WeakKeyDictionary()
+_LINEAGE: weakref.WeakValueDictionary[int, _Collector] = weakref.WeakValueDictionary()
+_LOCK = threading.Lock()

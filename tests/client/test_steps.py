@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, cast
 
+import discord
 import pytest
 
-from bot.client.buttons import GameButton, PickMenu, custom_id, steps_view
+from bot.client import buttons
+from bot.client.bot import PERSISTENT
+from bot.client.buttons import GameButton, PickMenu, VetoButton, custom_id, steps_view
+from bot.client.quietly import can_send_first
 from bot.commands.steps import MAX_OPTION_BUTTONS, Step, StepKind, next_steps
 from bot.engine import Offer, SpitePolicy
 from bot.engine import actions as a
 from bot.engine.game import Game
+from bot.engine.house import HouseRules
 from bot.engine.state import Pending
 from bot.tables import find_ruleset
 from tests.engine.test_offers import offering
 from tests.engine.tiny import entry, fixed, new_game
+from tests.fakediscord.plugin import aio
 
 
 def begun(ruleset: str, seed: int = 7) -> Game:
@@ -88,8 +95,8 @@ def test_a_long_option_name_is_cut_to_fit_a_button() -> None:
 
 def test_button_ids_carry_the_game_the_version_and_the_option() -> None:
     game = pending(begun("classic"), "keep", 2)
-    view = steps_view(12, game)
-    ids = [item.custom_id for item in view.children]  # type: ignore[attr-defined]
+    (row,) = steps_view(12, game).to_components()
+    ids = [button["custom_id"] for button in row["components"]]
     assert ids == [f"cr:choose:12:{game.seq}:1", f"cr:choose:12:{game.seq}:2"]
     assert custom_id("roll", 3, 9) == "cr:roll:3:9"
 
@@ -157,3 +164,109 @@ def test_a_multi_roll_waiting_for_its_offer_shows_take_and_decline_and_nothing_e
     game.act(a.Back(actor="ann"))
     game.act(a.Decline(actor="ann"))
     assert kinds(game) == [StepKind.NEXT]
+
+
+def item_view(game_id: int, game: Game) -> discord.ui.View:
+    """The buttons as items, as steps_view drew them before it drew their payload directly."""
+    view = discord.ui.View(timeout=None)
+    for step in next_steps(game.state, game.ruleset)[:25]:
+        if step.kind is StepKind.VETO:
+            view.add_item(VetoButton(step, game_id))
+        else:
+            view.add_item(GameButton(step, game_id, game.seq))
+    return view
+
+
+def vetoing() -> Game:
+    game = Game.start(
+        find_ruleset("classic").ruleset, seed=3, host="ann", name="Ann", house=HouseRules(veto=True)
+    )
+    game.act(a.Join(actor="bob", player_name="Bob"))
+    game.act(a.Join(actor="cy", player_name="Cy"))
+    game.act(a.Begin(actor="ann"))
+    game.act(a.RollChaos(actor="ann"))
+    return game
+
+
+def every_kind_of_state() -> list[Game]:
+    lobby = Game.start(find_ruleset("classic").ruleset, seed=1, host="ann", name="Ann")
+    ended = begun("classic")
+    ended.act(a.End(actor="ann"))
+    offers = offering_game()
+    offers.act(a.RollChaos(actor="ann"))
+    deck = begun("deck", seed=2)
+    deck.act(a.RollChaos(actor="ann"))
+    return [
+        lobby,
+        begun("classic"),
+        begun("lists"),
+        deck,
+        pending(begun("classic"), "keep", MAX_OPTION_BUTTONS),
+        pending(begun("classic"), "keep", MAX_OPTION_BUTTONS + 1),
+        offers,
+        vetoing(),
+        ended,
+    ]
+
+
+@pytest.mark.parametrize("game", every_kind_of_state())
+def test_the_drawn_buttons_are_the_items_payload_and_nothing_is_kept_for_them(game: Game) -> None:
+    """steps_view draws the same components as a view of the dynamic items, holds no item of
+    its own (so nothing is stored for its message, and it is sent quietly)."""
+    drawn = steps_view(41, game)
+    assert drawn.to_components() == item_view(41, game).to_components()
+    assert drawn.children == []
+    assert not drawn.is_dispatchable()
+    assert not drawn.has_components_v2()
+    assert can_send_first(drawn)
+
+
+def test_a_veto_button_is_drawn_with_its_result() -> None:
+    game = vetoing()
+    labels = [b["label"] for row in steps_view(5, game).to_components() for b in row["components"]]
+    assert any(label.startswith("Veto") for label in labels)
+
+
+@pytest.mark.parametrize("game", every_kind_of_state())
+@aio
+async def test_every_drawn_button_is_rebuilt_by_the_registered_item_it_matches(
+    game: Game,
+) -> None:
+    """A press carries only the button's id (and its label): each one drawn must match
+    exactly one of the dynamic items the bot registers, which rebuilds the same step."""
+    steps = next_steps(game.state, game.ruleset)[:25]
+    ids = [b for row in steps_view(41, game).to_components() for b in row["components"]]
+    assert len(ids) == len(steps)
+    for step, button in zip(steps, ids, strict=True):
+        matching = [
+            (item, match)
+            for item in PERSISTENT
+            if (match := item.__discord_ui_compiled_template__.fullmatch(button["custom_id"]))
+        ]
+        assert len(matching) == 1, button
+        ((item, match),) = matching
+        pressed: discord.ui.Button[Any] = discord.ui.Button(
+            label=button["label"], custom_id=button["custom_id"]
+        )
+        rebuilt = await item.from_custom_id(cast(Any, None), pressed, match)
+        assert isinstance(rebuilt, GameButton | VetoButton)
+        assert rebuilt.step == step
+        assert rebuilt.game_id == 41
+        if isinstance(rebuilt, GameButton):
+            assert rebuilt.version == game.seq
+
+
+def test_more_than_five_buttons_go_into_rows_of_five(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = begun("classic")
+    steps = [Step(StepKind.CHOOSE, f"Option {n}", n) for n in range(1, 28)]
+    monkeypatch.setattr(buttons, "next_steps", lambda state, ruleset: steps)
+    rows = steps_view(41, game).to_components()
+    assert [len(row["components"]) for row in rows] == [5, 5, 5, 5, 5]
+    assert rows == item_view_of(steps[:25], 41, game.seq).to_components()
+
+
+def item_view_of(steps: list[Step], game_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for step in steps:
+        view.add_item(GameButton(step, game_id, version))
+    return view

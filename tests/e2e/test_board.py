@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bot.client.board import board_embed
 from bot.client.keeper import MAX_LAG
-from tests.e2e.table import Table, board_of, components, is_ephemeral, labels, text_of
+from tests.e2e.table import (
+    Table,
+    board_of,
+    button_id,
+    components,
+    is_ephemeral,
+    labels,
+    text_of,
+)
 from tests.fakediscord.plugin import aio
 
 
@@ -194,3 +205,53 @@ async def test_the_board_never_shows_an_action_whose_save_is_under_way(fake_disc
             gate.set()
             await gaining
         assert "26 life" in str((await board_of(t))["embeds"])
+
+
+@aio
+async def test_a_board_that_would_look_the_same_is_not_edited_and_a_change_still_is(
+    fake_discord, tmp_path
+):
+    """The keeper asked again for a game that hasn't changed sends no edit: the message shows
+    it already. The next action's board is edited, and shows what the game now is."""
+    async with fake_discord, Table.open(fake_discord, tmp_path) as t:
+        owner = t.fake.owner
+        await t.game("classic", players=2)
+        board = await board_of(t)
+        scope = f"{t.fake.guild_id}:{t.fake.channel_id}"
+        outcome = await t.current()
+        edited = len(edits_of(t, board["id"]))
+        for _ in range(3):
+            t.bot.boards.touch(scope, int(t.fake.channel_id), outcome.game_id, outcome.game)
+            await t.settle()
+        assert len(edits_of(t, board["id"])) == edited
+        assert await board_of(t) == board
+
+        await t.slash("chaos roll", user=owner)
+        rolled = await board_of(t)
+        assert rolled["id"] == board["id"]
+        assert len(edits_of(t, board["id"])) == edited + 1
+        now = await t.current()
+        assert rolled["embeds"] == [board_embed(now.game, now.game_id).to_dict()]
+        assert labels(rolled) == ["Next turn"]
+        assert button_id(rolled, "Next turn") == f"cr:next:{now.game_id}:{now.game.seq}"
+
+
+@pytest.mark.parametrize("fake_discord", [{"identify_interval": 0}], indirect=True)
+@aio
+async def test_a_restarted_bot_edits_the_board_it_finds_even_if_it_looks_the_same(
+    fake_discord, tmp_path
+):
+    """What a board shows is known only to the process that sent it: a restarted bot edits
+    the board on its first redraw, so a message changed meanwhile is drawn again."""
+    fake = fake_discord
+    async with fake:
+        async with Table.open(fake, tmp_path, db="games.db") as first:
+            await first.game("classic", players=2)
+            board = await board_of(first)
+        edited = len(edits_of(first, board["id"]))
+        async with Table.open(fake, tmp_path, db="games.db") as second:
+            scope = f"{fake.guild_id}:{fake.channel_id}"
+            outcome = await second.current()
+            second.bot.boards.touch(scope, int(fake.channel_id), outcome.game_id, outcome.game)
+            assert await board_of(second) == board
+            assert len(edits_of(second, board["id"])) == edited + 1
