@@ -12,6 +12,7 @@ import contextlib
 import re
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import discord
@@ -63,9 +64,16 @@ def guild_key(interaction: discord.Interaction[Any]) -> str:
 
 def player_name(user: discord.abc.User) -> str:
     """A display name the game can use: no commas, colons or #, at most MAX_NAME characters."""
-    name = _NAME_JUNK.sub(" ", user.display_name).strip() or user.name
+    return _usable_name(user.display_name, user.name, user.id)
+
+
+# Every action asks for its caller's name, and a table's few members ask again and again: the
+# cleaning (a pattern and a look at every character) is done once per name.
+@lru_cache(maxsize=4096)
+def _usable_name(display_name: str, username: str, user_id: int) -> str:
+    name = _NAME_JUNK.sub(" ", display_name).strip() or username
     name = "".join(ch for ch in name if ch.isprintable())[:MAX_NAME].strip()
-    return name or f"Player {str(user.id)[-4:]}"
+    return name or f"Player {str(user_id)[-4:]}"
 
 
 def caller(interaction: discord.Interaction[Any], settings: GuildSettings) -> Caller:
