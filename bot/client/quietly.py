@@ -72,21 +72,17 @@ async def send_first(
     http = state.http
     adapter = async_context.get()
     with params:
-        if params.files:
-            await adapter.request(
-                route,
-                session=interaction._session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
-                files=params.files,
-                multipart=params.multipart,
-            )
-        else:
-            await adapter.request(
-                route,
-                session=interaction._session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
-                payload=params.payload,
-            )
+        # As discord.py sends it: a file goes as a multipart form, anything else as JSON.
+        body: dict[str, Any] = (
+            {"files": params.files, "multipart": params.multipart}
+            if params.files
+            else {"payload": params.payload}
+        )
+        await adapter.request(
+            route,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            **body,
+        )
     response._response_type = InteractionResponseType.channel_message

@@ -114,23 +114,8 @@ def test_an_exclude_that_would_leave_a_list_nothing_is_refused(tmp_path: Path) -
     )
 
 
-SLOWPOKE = """\
-schema: 1
-kind: table
-id: slowpoke
-name: Slowpoke List
-revision: "1"
-dice: d2
-entries:
-  - at: 1
-    name: Long Count
-    tags: [slow]
-    text: Count to a hundred.
-  - at: 2
-    name: Paperwork
-    tags: [slow, choice]
-    text: Fill in a form.
-"""
+DATA = Path(__file__).resolve().parents[1] / "data"
+SLOWPOKE = (DATA / "slowpoke.yaml").read_text(encoding="utf-8")  # every entry tagged slow
 
 
 def test_an_uploaded_table_is_never_left_nothing_to_roll(tmp_path: Path) -> None:

@@ -61,23 +61,8 @@ async def test_exclude_a_tag_through_discord(fake_discord: FakeDiscord, tmp_path
         assert "Played with house rules: entries tagged swingy left out." in text_of(ended)
 
 
-SLOWPOKE = b"""\
-schema: 1
-kind: table
-id: slowpoke
-name: Slowpoke List
-revision: "1"
-dice: d2
-entries:
-  - at: 1
-    name: Long Count
-    tags: [slow]
-    text: Count to a hundred.
-  - at: 2
-    name: Paperwork
-    tags: [slow, choice]
-    text: Fill in a form.
-"""
+DATA = Path(__file__).resolve().parents[1] / "data"
+SLOWPOKE = (DATA / "slowpoke.yaml").read_bytes()  # every entry tagged slow
 
 
 @aio

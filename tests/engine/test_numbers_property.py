@@ -17,6 +17,7 @@ cards going into and out of the middle and a referee undoing now and then:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
@@ -114,24 +115,39 @@ def in_order(events: list[Event], kind: str, key: str) -> list[int]:
     return list(dict.fromkeys(e[key] for e in of_type(events, kind)))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(moves=st.lists(_numbered_moves(), min_size=10, max_size=70), seed=st.integers(0, 2**16))
-def test_effects_middle_cards_and_rolls_are_numbered_as_people_count(
-    moves: list[Action | list[Action]], seed: int
-) -> None:
+def begun(seed: int, started: Callable[[Game], object] = lambda _: None) -> Game:
+    """A game of the players, begun, in the ruleset with a middle, with the veto vote on;
+    `started` sees it as it starts, before anyone joins."""
     host, *others = PLAYERS
     game = Game.start(
         RULES_WITH_MIDDLE, seed=seed, host=host, name=host.title(), house=HouseRules(veto=True)
     )
+    started(game)
     for player in others:
         game.act(Join(actor=player, player_name=player.title()))
     game.act(Begin(actor=host))
+    return game
+
+
+def played(game: Game, moves: list[Action | list[Action]]) -> Iterator[Action]:
+    """Play `moves` on `game`, yielding each one the engine took (refusals are skipped)."""
     for move in moves:
         for one in move if isinstance(move, list) else [move]:
             try:
                 play(game, one)
             except ChaosError:
                 continue
+            yield one
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(moves=st.lists(_numbered_moves(), min_size=10, max_size=70), seed=st.integers(0, 2**16))
+def test_effects_middle_cards_and_rolls_are_numbered_as_people_count(
+    moves: list[Action | list[Action]], seed: int
+) -> None:
+    game = begun(seed)
+    for _ in played(game, moves):
+        pass
     state = game.state
     kept = standing_events(game.events)
     vetoed = {e["item"] for e in of_type(kept, "vetoed")}

@@ -19,11 +19,9 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Action, Begin, ChaosError, Game, Join, fold
-from bot.engine.house import HouseRules
+from bot.engine import Action, Game, fold
 from bot.engine.state import GameState
-from tests.engine.test_cheater_property import PLAYERS, play
-from tests.engine.test_numbers_property import RULES_WITH_MIDDLE, _numbered_moves
+from tests.engine.test_numbers_property import RULES_WITH_MIDDLE, _numbered_moves, begun, played
 
 # What a version was when published: its log as text, a deep copy of its state, its count of
 # actions and of events.
@@ -47,21 +45,10 @@ def publish(game: Game, read_now: bool) -> tuple[Game, Seen]:
 def test_every_published_version_stays_as_it_was(
     moves: list[Action | list[Action]], seed: int, reads: list[bool]
 ) -> None:
-    host, *others = PLAYERS
-    game = Game.start(
-        RULES_WITH_MIDDLE, seed=seed, host=host, name=host.title(), house=HouseRules(veto=True)
-    )
-    published = [publish(game, reads[0])]
-    for player in others:
-        game.act(Join(actor=player, player_name=player.title()))
-    game.act(Begin(actor=host))
-    for move in moves:
-        for one in move if isinstance(move, list) else [move]:
-            try:
-                play(game, one)
-            except ChaosError:
-                continue
-            published.append(publish(game, reads[len(published) % len(reads)]))
+    published = []
+    game = begun(seed, lambda started: published.append(publish(started, reads[0])))
+    for _ in played(game, moves):
+        published.append(publish(game, reads[len(published) % len(reads)]))
     for shown, (log, state, seq, count) in published:
         assert shown.event_count == count
         assert shown.export() == log
