@@ -251,23 +251,29 @@ class _Collector:
                     pass
 
     def names(self, ruleset: Ruleset | None, state: GameState | None = None) -> Names:
-        """The names so far, as a Names of their own (copies: later events don't change it),
-        with the numbers of `state` (which never change in place: see GameState)."""
+        """The names so far, with the numbers of `state` (which never change in place: see
+        GameState).
+
+        Not copies: the Names looks up in this collector's own tables, so a long game's every
+        answer and board doesn't copy every roll's and action's name again (tens of µs at a
+        thousand actions). Later events of the log only add names by ids these events never
+        carry, or a player's newer name, which a whole log's names give too; and nothing reads
+        a Names but by id."""
         return Names(
-            dict(self.players),
+            self.players,
             ruleset,
-            dict(self.effects),
-            dict(self.middle),
-            dict(self.items),
-            dict(self.options),
-            dict(self.actions),
-            dict(self.offers),
-            dict(self.offered_by),
-            dict(self.first_rolls),
+            self.effects,
+            self.middle,
+            self.items,
+            self.options,
+            self.actions,
+            self.offers,
+            self.offered_by,
+            self.first_rolls,
             state.effect_numbers if state is not None else {},
             state.middle_numbers if state is not None else {},
             state.roll_numbers if state is not None else {},
-            dict(self.roots),
+            self.roots,
         )
 
 

@@ -72,3 +72,18 @@ def test_a_game_rebuilt_from_the_same_log_reads_its_own_names() -> None:
     rebuilt = Game(live.ruleset, [dict(e) for e in live.events])  # type: ignore[misc]
     assert Names.of(live) == whole(live)
     assert Names.of(rebuilt) == whole(rebuilt)
+
+
+def test_names_asked_again_copy_nothing_of_the_log() -> None:
+    """Every answer and board asks for its game's names: what was collected is looked up in
+    place, not copied again (a copy of every roll's and action's name, each time, made a long
+    game's answers dearer the longer it went)."""
+    game = played()
+    for _ in range(30):
+        step(game)
+    first = Names.of(game)
+    step(game)
+    again = Names.of(game)
+    for table in ("players", "items", "actions", "options", "roots"):
+        assert getattr(again, table) is getattr(first, table), table
+    assert again.items == whole(game).items  # and what it says is still the whole log's
