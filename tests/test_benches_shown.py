@@ -29,6 +29,8 @@ SMALL = {
     "page_flood": (["--streams", "20", "--reloads", "2"], "/game link revoke answered in"),
     "hostile_text": (["--repeat", "1"], "as Ann: chaos roll"),
     "restart": (["--runs", "1", "--down", "1"], "acknowledged actions lost:                  0"),
+    # Publishing against the action it follows, at the shortest length it measures.
+    "publish": (["--actions", "200", "--repeat", "20"], "\n    200 "),  # its row at 200
     # What a roll's CPU is made of: every way runs (the bench stops if a part wasn't taken away).
     "roll_parts": (
         ["--bursts", "1", "--burst", "40", "--channels", "4"],

@@ -119,8 +119,7 @@ def deny(house: HouseRules, ruleset: Ruleset, wanted_list: str, wanted_entry: st
     if entry.id in house.denied().get(table.id, frozenset()):
         raise CommandError(f"{denied_name(table.id, entry.id, ruleset)} is denied already.")
     changed = replace(house, deny=(*house.deny, (table.id, entry.id)))
-    barred = changed.barred(ruleset).get(table.id, frozenset())
-    if all(e.id in barred for e in table.entries):
+    if changed.emptied([table]):
         raise CommandError(
             f"Denying {entry.name} would leave {table.name} nothing to roll: allow another of"
             " its entries first (`house allow`, or `house include` for an excluded tag)."

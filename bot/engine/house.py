@@ -20,11 +20,11 @@ without house rules logs and commits exactly as before they existed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.model import Deck, EntryId, RollTable, Ruleset, TableId
+from bot.engine.model import Deck, Entry, EntryId, RollTable, Ruleset, TableId
 from bot.engine.tags import TAGS
 
 MAX_ROUND = 100  # chaos may wait up to this round: long enough for any group's warm-up
@@ -103,34 +103,30 @@ class HouseRules:
     def barred(self, ruleset: Ruleset) -> dict[TableId, frozenset[EntryId]]:
         """What never comes up in `ruleset`, by list or deck: the denied entries and every
         entry or card carrying an excluded tag."""
-        found = {table: set(entries) for table, entries in self.denied().items()}
-        if self.exclude:
-            wanted = set(self.exclude)
-            for table in ruleset.tables.values():
-                for entry in table.entries:
-                    if wanted.intersection(entry.tags):
-                        found.setdefault(table.id, set()).add(entry.id)
-            for deck in ruleset.decks.values():
-                for card in deck.cards:
-                    if wanted.intersection(card.entry.tags):
-                        found.setdefault(deck.id, set()).add(card.entry.id)
-        return {table: frozenset(entries) for table, entries in found.items()}
+        return self._barred([*ruleset.tables.values(), *ruleset.decks.values()])
 
     def emptied(self, tables: Iterable[RollTable | Deck]) -> list[RollTable | Deck]:
         """Of `tables` (a ruleset's, or a server's uploads), the lists these rules leave
         nothing to roll and the decks they leave no card: every entry denied or tagged with a
         tag excluded. The house commands refuse a rule that would, and a game won't start so."""
-        denied = self.denied()
-        wanted = set(self.exclude)
-        found: list[RollTable | Deck] = []
-        for table in tables:
-            entries = (
-                table.entries if isinstance(table, RollTable) else [c.entry for c in table.cards]
-            )
-            gone = denied.get(table.id, frozenset())
-            if all(entry.id in gone or wanted.intersection(entry.tags) for entry in entries):
-                found.append(table)
-        return found
+        tables = list(tables)
+        barred = self._barred(tables)
+        return [
+            table
+            for table in tables
+            if all(entry.id in barred.get(table.id, ()) for entry in _entries(table))
+        ]
+
+    def _barred(self, tables: Iterable[RollTable | Deck]) -> dict[TableId, frozenset[EntryId]]:
+        """What never comes up of `tables`: the denied entries, and those tagged excluded."""
+        found = {table: set(entries) for table, entries in self.denied().items()}
+        if self.exclude:
+            wanted = set(self.exclude)
+            for table in tables:
+                for entry in _entries(table):
+                    if wanted.intersection(entry.tags):
+                        found.setdefault(table.id, set()).add(entry.id)
+        return {table: frozenset(entries) for table, entries in found.items()}
 
     def to_json(self) -> dict[str, Any]:
         """The rules as logged: only those that differ from the defaults."""
@@ -169,6 +165,11 @@ class HouseRules:
             exclude=tuple(exclude),
             veto=data.get("veto", False),
         )
+
+
+def _entries(table: RollTable | Deck) -> Sequence[Entry]:
+    """A list's entries, or the entries of a deck's cards."""
+    return table.entries if isinstance(table, RollTable) else [c.entry for c in table.cards]
 
 
 def leaves_nothing(table: RollTable | Deck, *, uploaded: bool = False) -> str:
